@@ -1,0 +1,42 @@
+# boardside: `make run` starts the simulated device, `make test` runs every test layer.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+MPVM := tests/micropython_vm
+MPVM_STAMP := $(MPVM)/node_modules/.installed
+
+.PHONY: run install test test-all fuzz bench lint clean help
+
+help:
+	@echo "make run       start the simulated device in this terminal"
+	@echo "make test      install what is needed and run all test layers"
+	@echo "make test-all  the tests plus the long ones (cross-checks, fuzz)"
+	@echo "make fuzz      the long fault-injection and serial fuzz runs"
+	@echo "make bench     speed and memory figures (CPython, MicroPython VM, board estimate)"
+	@echo "make clean     remove the virtual environment and build output"
+
+run: $(STAMP)
+	$(BIN)/boardside sim
+
+install: $(STAMP) $(MPVM_STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $@
+
+# The real MicroPython VM (WebAssembly build, run by Node.js), pinned in package-lock.json
+$(MPVM_STAMP): $(MPVM)/package.json $(MPVM)/package-lock.json
+	npm ci --prefix $(MPVM) --no-audit --no-fund --loglevel=error
+	@touch $@
+
+test: $(STAMP) $(MPVM_STAMP)
+	$(BIN)/python -m pytest -m "not slow"
+
+test-all: $(STAMP) $(MPVM_STAMP)
+	$(BIN)/python -m pytest
+
+clean:
+	rm -rf $(VENV) $(MPVM)/node_modules build out .pytest_cache

@@ -1,0 +1,191 @@
+"""The app shell: a menu to pick a mode, and the routing of button events,
+protocol requests, ticks and rendering to the active mode.
+
+The App is pure. The device shell (or the simulator) feeds it debounced button
+events and protocol lines with the current ``now_ms``, calls ``tick`` every
+loop, and renders when ``dirty`` is set. Messages the device volunteers
+(``{"event": ...}`` lines) collect in ``outbox`` for the shell to send.
+"""
+
+from boardside import modes as registry
+from boardside.buttons import ButtonSet
+from boardside.canvas import BLUE, DIM, GREY, WHITE, YELLOW, Canvas
+from boardside.events import A, B, BUTTONS, DOWN, LEFT, MENU, PAD, PRESS, REPEAT, RIGHT, UP
+from boardside.mode import Context, ModeError
+
+MENU_SCREEN = "menu"
+
+
+class App:
+    def __init__(self, rng, width, height, settings=None, mode_names=None):
+        self.ctx = Context(rng, width, height, settings)
+        self.ctx.emit = self.emit
+        self.width = width
+        self.height = height
+        self.canvas = Canvas(width, height)
+        self.mode_names = list(mode_names or registry.names())
+        self.instances = {}        # modes opened so far, by name
+        self.current = None        # name of the active mode, None while in the menu
+        self.menu_index = 0
+        self.outbox = []
+        self.dirty = True
+        self.changed = False       # a committed action since the last save
+        # buttons pressed over the serial protocol: no contact chatter, so no debounce
+        self.virtual = ButtonSet(BUTTONS, PAD, debounce_ms=0)
+
+    # -- output to the host --------------------------------------------------
+    def emit(self, event):
+        if len(self.outbox) < 32:  # a host that never reads must not eat the heap
+            self.outbox.append(event)
+
+    # -- modes ---------------------------------------------------------------
+    def mode(self, name=None):
+        """The instance of a mode (created on first use)."""
+        name = name or self.current
+        if name is None:
+            return None
+        m = self.instances.get(name)
+        if m is None:
+            if name not in self.mode_names:
+                raise ModeError("unknown mode: %s (modes: %s)"
+                                % (name, ", ".join(self.mode_names)))
+            m = registry.load(name)(self.ctx)
+            self.instances[name] = m
+        return m
+
+    def open(self, name, now_ms):
+        """Switch to a mode by name, or to the menu with 'menu'."""
+        if name == MENU_SCREEN:
+            if self.current is not None:
+                self.menu_index = self.mode_names.index(self.current)
+            self.current = None
+        else:
+            self.mode(name)
+            self.current = name
+            enter = getattr(self.mode(), "enter", None)
+            if enter:
+                enter(now_ms)
+        self.dirty = True
+        self.changed = True
+        self.emit({"event": "screen", "screen": self.screen()})
+
+    def screen(self):
+        return self.current or MENU_SCREEN
+
+    # -- input ---------------------------------------------------------------
+    def event(self, kind, button, now_ms):
+        """One debounced button event."""
+        if button == MENU:
+            if kind == PRESS:
+                if self.current is None:
+                    if self.instances:
+                        self.open(self.mode_names[self.menu_index], now_ms)
+                else:
+                    self.open(MENU_SCREEN, now_ms)
+            return
+        if self.current is None:
+            self.menu_event(kind, button, now_ms)
+            return
+        if self.mode().handle(kind, button, now_ms):
+            self.dirty = True
+            self.changed = True
+
+    def menu_event(self, kind, button, now_ms):
+        if kind != PRESS and kind != REPEAT:
+            return
+        n = len(self.mode_names)
+        if button in (UP, LEFT):
+            self.menu_index = (self.menu_index - 1) % n
+        elif button in (DOWN, RIGHT):
+            self.menu_index = (self.menu_index + 1) % n
+        elif button == A and kind == PRESS:
+            self.open(self.mode_names[self.menu_index], now_ms)
+            return
+        elif button == B:
+            return
+        self.dirty = True
+
+    def press(self, button, now_ms):
+        """A button pressed over the protocol (held until release)."""
+        self.virtual.update_one(BUTTONS.index(button), True, now_ms, self._virtual_sink)
+
+    def release(self, button, now_ms):
+        self.virtual.update_one(BUTTONS.index(button), False, now_ms, self._virtual_sink)
+
+    def _virtual_sink(self, kind, button):
+        self.event(kind, button, self._now)
+
+    def tick(self, now_ms):
+        """Advance time: virtual buttons' long presses and the mode's animation."""
+        self._now = now_ms
+        held = False
+        for b in self.virtual.buttons:
+            if b.down:
+                held = True
+        if held:
+            for b in self.virtual.buttons:
+                b.update(b.down, now_ms, self._virtual_sink)
+        if self.current is not None and self.mode().tick(now_ms):
+            self.dirty = True
+        return self.dirty
+
+    _now = 0
+
+    # -- output --------------------------------------------------------------
+    def render(self, canvas=None, now_ms=0):
+        canvas = canvas or self.canvas
+        self.dirty = False
+        if self.current is None:
+            self.render_menu(canvas)
+        else:
+            self.mode().render(canvas, now_ms)
+
+    def render_menu(self, canvas):
+        canvas.clear()
+        name, _, _, label, icon = registry.entry(self.mode_names[self.menu_index])
+        w, h = canvas.width, canvas.height
+        canvas.icon((w - 5) // 2, max(0, h // 2 - 6), icon, YELLOW)
+        canvas.text(max(0, (w - canvas.text_width(label)) // 2), h // 2 + 1, label, WHITE)
+        # one dot per mode, the current one lit: where am I in the list
+        n = len(self.mode_names)
+        x0 = max(0, (w - (2 * n - 1)) // 2)
+        for i in range(n):
+            canvas.pixel(x0 + 2 * i, h - 1, BLUE if i == self.menu_index else GREY)
+        if self.instances.get(self.mode_names[self.menu_index]) is not None:
+            canvas.pixel(w - 1, 0, DIM)  # a game is in progress in this mode
+
+    def describe(self):
+        d = {"screen": self.screen()}
+        if self.current is None:
+            d["menu"] = {"selected": self.mode_names[self.menu_index],
+                         "modes": self.mode_names}
+        else:
+            d["state"] = self.mode().describe()
+        return d
+
+    # -- persistence -----------------------------------------------------------
+    def save(self):
+        """Everything needed to come back after a power cut."""
+        data = {"screen": self.screen(), "menu_index": self.menu_index,
+                "settings": self.ctx.settings, "modes": {}}
+        for name, m in self.instances.items():
+            data["modes"][name] = m.save()
+        return data
+
+    def restore(self, data, now_ms):
+        if not isinstance(data, dict) or not isinstance(data.get("modes"), dict):
+            raise ValueError("saved state is not an app state")
+        settings = data.get("settings", {})
+        if isinstance(settings, dict):
+            self.ctx.settings.clear()
+            self.ctx.settings.update(settings)
+        self.instances = {}
+        for name, state in data["modes"].items():
+            if name in self.mode_names:
+                self.mode(name).restore(state)
+        idx = data.get("menu_index", 0)
+        if isinstance(idx, int) and 0 <= idx < len(self.mode_names):
+            self.menu_index = idx
+        screen = data.get("screen", MENU_SCREEN)
+        self.current = screen if screen in self.instances else None
+        self.dirty = True

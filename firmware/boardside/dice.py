@@ -1,0 +1,35 @@
+"""Fair dice from random bits.
+
+``roll(rng, sides)`` draws just enough bits to cover ``sides`` values and
+rejects draws that fall outside, so every face has exactly the same chance
+(no modulo bias). ``rng`` is anything with ``getrandbits(k)``: MicroPython's
+``random`` module, CPython's ``random.Random``, or a scripted stand-in in tests.
+"""
+
+STANDARD = (4, 6, 8, 10, 12, 20)
+
+
+def bits_for(sides):
+    """Number of random bits that covers 0..sides-1."""
+    k = 0
+    while (1 << k) < sides:
+        k += 1
+    return k
+
+
+def roll(rng, sides):
+    """A uniform integer in 1..sides by rejection sampling."""
+    if sides < 1:
+        raise ValueError("a die needs at least one side")
+    if sides == 1:
+        return 1
+    k = bits_for(sides)
+    while True:
+        v = rng.getrandbits(k)
+        if v < sides:
+            return v + 1
+
+
+def pick(rng, items):
+    """A uniformly chosen element of a non-empty sequence."""
+    return items[roll(rng, len(items)) - 1]

@@ -1,0 +1,202 @@
+"""Dice: fair d4, d6, d8, d10, d12 and d20, one to four at once, optionally secret.
+
+Pad left/right picks the die, up/down how many; A rolls (a short tumble, then
+the result); B toggles secret rolls, which stay hidden until A is held.
+d6 results show as pips, the others as digits.
+"""
+
+from boardside import dice
+from boardside.canvas import CYAN, DIM, GREY, ORANGE, RED, WHITE, YELLOW, scale
+from boardside.events import A, B, DOWN, LEFT, LONG, PRESS, RELEASE, REPEAT, RIGHT, UP
+from boardside.mode import Mode, ModeError
+
+ROLL_MS = 600      # the tumble before the result shows
+TUMBLE_STEP_MS = 60
+MAX_DICE = 4
+DIE_COLOURS = (CYAN, YELLOW, ORANGE, RED)
+
+
+class DiceMode(Mode):
+    name = "dice"
+    title = "Dice"
+    icon = "die"
+    actions = ("roll", "choose", "reveal")
+
+    def __init__(self, ctx):
+        Mode.__init__(self, ctx)
+        self.sides = 6
+        self.count = 1
+        self.secret = False
+        self.results = []        # last roll, empty before the first
+        self.rolls = 0           # number of rolls so far
+        self.rolling_until = -1  # end of the tumble animation, -1 when still
+        self.tumble = []         # faces shown during the tumble
+        self.next_tumble = 0
+        self.peeking = False
+
+    # -- actions -----------------------------------------------------------
+    def roll(self, now_ms):
+        self.results = [dice.roll(self.ctx.rng, self.sides) for _ in range(self.count)]
+        self.rolls += 1
+        self.rolling_until = now_ms + ROLL_MS
+        self.next_tumble = now_ms
+        self.peeking = False
+        event = {"event": "roll", "mode": self.name, "die": "d%d" % self.sides,
+                 "count": self.count}
+        if not self.secret:
+            event["results"] = self.results
+        self.ctx.emit(event)
+
+    def choose(self, sides=None, count=None, secret=None):
+        if sides is not None:
+            if sides not in dice.STANDARD:
+                raise ModeError("no such die: d%s (dice: %s)" % (
+                    sides, ", ".join("d%d" % s for s in dice.STANDARD)))
+            self.sides = sides
+        if count is not None:
+            if not isinstance(count, int) or not 1 <= count <= MAX_DICE:
+                raise ModeError("count must be 1..%d" % MAX_DICE)
+            self.count = count
+        if secret is not None:
+            self.secret = bool(secret)
+        self.results = []
+        self.rolling_until = -1
+
+    # -- input -------------------------------------------------------------
+    def handle(self, kind, button, now_ms):
+        if button == A:
+            if kind == PRESS and not self.secret:
+                self.roll(now_ms)
+                return True
+            if self.secret:
+                # secret: short press rolls, holding A shows the result
+                if kind == RELEASE:
+                    if self.peeking:
+                        self.peeking = False
+                    else:
+                        self.roll(now_ms)
+                    return True
+                if kind == LONG and self.results:
+                    self.peeking = True
+                    return True
+            return False
+        if kind != PRESS and kind != REPEAT:
+            return False
+        if self.rolling_until >= 0:
+            return False  # no changing dice mid-tumble
+        i = dice.STANDARD.index(self.sides)
+        if button == RIGHT:
+            self.choose(sides=dice.STANDARD[(i + 1) % len(dice.STANDARD)])
+        elif button == LEFT:
+            self.choose(sides=dice.STANDARD[(i - 1) % len(dice.STANDARD)])
+        elif button == UP:
+            self.choose(count=min(MAX_DICE, self.count + 1))
+        elif button == DOWN:
+            self.choose(count=max(1, self.count - 1))
+        elif button == B and kind == PRESS:
+            self.choose(secret=not self.secret)
+        else:
+            return False
+        return True
+
+    def tick(self, now_ms):
+        if self.rolling_until < 0:
+            return False
+        if now_ms >= self.rolling_until:
+            self.rolling_until = -1
+            return True
+        if now_ms >= self.next_tumble:
+            self.next_tumble = now_ms + TUMBLE_STEP_MS
+            # tumble faces come from the RNG too, but never reveal the result
+            self.tumble = [dice.roll(self.ctx.rng, self.sides) for _ in range(self.count)]
+            return True
+        return False
+
+    def command(self, action, args, now_ms):
+        if action == "roll":
+            self.roll(now_ms)
+            self.rolling_until = -1  # a remote roll needs no tumble
+            return self.describe()
+        if action == "choose":
+            sides = args.get("sides")
+            count = args.get("count")
+            secret = args.get("secret")
+            if sides is not None and (not isinstance(sides, int) or sides is True):
+                raise ModeError("'sides' must be an integer")
+            self.choose(sides, count, secret)
+            return self.describe()
+        if action == "reveal":
+            if not self.results:
+                raise ModeError("nothing rolled yet")
+            return {"die": "d%d" % self.sides, "results": self.results}
+        return Mode.command(self, action, args, now_ms)
+
+    # -- output ------------------------------------------------------------
+    def render(self, canvas, now_ms):
+        canvas.clear()
+        w, h = canvas.width, canvas.height
+        rolling = self.rolling_until >= 0
+        if not self.results and not rolling:
+            # which die and how many, before the first roll
+            label = "%dD%d" % (self.count, self.sides) if self.count > 1 else "D%d" % self.sides
+            canvas.text(max(0, (w - canvas.text_width(label)) // 2), 1, label, WHITE)
+            canvas.icon((w - 5) // 2, h - 7, "die", DIM if not self.secret else GREY)
+            if self.secret:
+                canvas.icon(w - 5, h - 5, "lock", RED)
+            return
+        faces = self.tumble if rolling else self.results
+        hidden = self.secret and not self.peeking and not rolling
+        cells = self._cells(w, h)
+        for k in range(self.count):
+            x, y, cw, ch = cells[k]
+            colour = DIE_COLOURS[k % len(DIE_COLOURS)]
+            if rolling:
+                colour = scale(colour, 1, 3)
+            if hidden:
+                canvas.icon(x + (cw - 5) // 2, y + (ch - 5) // 2, "lock", GREY)
+            elif k < len(faces):
+                self._face(canvas, x, y, cw, ch, faces[k], colour)
+        if self.count > 1 and not hidden and not rolling and h >= 16:
+            pass  # the sum would not fit legibly beside four dice
+
+    def _cells(self, w, h):
+        if self.count == 1:
+            return [(0, 0, w, h)]
+        hw, hh = w // 2, h // 2
+        return [(0, 0, hw, hh), (hw, 0, w - hw, hh), (0, hh, hw, h - hh),
+                (hw, hh, w - hw, h - hh)]
+
+    def _face(self, canvas, x, y, cw, ch, value, colour):
+        if self.sides == 6:
+            canvas.icon(x + (cw - 5) // 2, y + (ch - 5) // 2, "pips%d" % value, colour)
+            return
+        s = str(value)
+        tw = canvas.text_width(s)
+        canvas.text(x + max(0, (cw - tw) // 2), y + (ch - 5) // 2, s, colour)
+
+    # -- state -------------------------------------------------------------
+    def describe(self):
+        d = {"die": "d%d" % self.sides, "count": self.count, "secret": self.secret,
+             "rolls": self.rolls, "rolling": self.rolling_until >= 0}
+        if not self.secret:
+            d["results"] = self.results
+        return d
+
+    def save(self):
+        return {"sides": self.sides, "count": self.count, "secret": self.secret,
+                "results": self.results, "rolls": self.rolls}
+
+    def restore(self, data):
+        sides = data.get("sides", 6)
+        count = data.get("count", 1)
+        results = data.get("results", [])
+        if sides not in dice.STANDARD or not isinstance(count, int) or not 1 <= count <= 4:
+            raise ValueError("dice state out of range")
+        if not isinstance(results, list) or any(
+                not isinstance(v, int) or not 1 <= v <= sides for v in results):
+            raise ValueError("dice results out of range")
+        self.sides, self.count = sides, count
+        self.secret = bool(data.get("secret", False))
+        self.results = results
+        self.rolls = data.get("rolls", 0) if isinstance(data.get("rolls"), int) else 0
+        self.rolling_until = -1

@@ -1,0 +1,211 @@
+"""Serial protocol v1: one JSON object per line each way (see docs/protocol.md).
+
+Every request line gets exactly one reply line with "ok": true or false; a false
+reply carries a human-readable "error". Input of any shape (broken JSON, wrong
+types, unknown commands, lines over MAX_LINE bytes, binary garbage) gets an error
+reply and changes nothing.
+"""
+
+import json
+
+from boardside import __version__
+from boardside.events import BUTTONS
+from boardside.mode import ModeError
+
+VERSION = 1
+MAX_LINE = 512  # bytes, newline excluded
+
+
+class RequestError(Exception):
+    pass
+
+
+class LineReader:
+    """Assembles bytes into lines in a fixed buffer; remembers overflow so an
+    over-long line yields one error instead of fragments parsed as requests."""
+
+    def __init__(self, limit=MAX_LINE):
+        self.buf = bytearray(limit)
+        self.n = 0
+        self.overflow = False
+
+    def feed(self, byte):
+        """Add one byte. Returns None, a complete line (bytes), or TOO_LONG."""
+        if byte == 10:  # \n ends a line; \r before it is dropped
+            if self.overflow:
+                self.overflow = False
+                self.n = 0
+                return TOO_LONG
+            n = self.n
+            self.n = 0
+            if n and self.buf[n - 1] == 13:
+                n -= 1
+            return bytes(self.buf[:n])
+        if self.overflow:
+            return None
+        if self.n >= len(self.buf):
+            self.overflow = True
+            return None
+        self.buf[self.n] = byte
+        self.n += 1
+        return None
+
+
+TOO_LONG = object()
+
+
+def _arg(req, key, kind, required=True):
+    if key not in req:
+        if required:
+            raise RequestError("missing argument '%s'" % key)
+        return None
+    v = req[key]
+    if kind is int and (v is True or v is False):
+        raise RequestError("argument '%s' must be an integer" % key)
+    if not isinstance(v, kind):
+        raise RequestError("argument '%s' has the wrong type" % key)
+    return v
+
+
+def _button(req):
+    b = _arg(req, "button", str)
+    if b not in BUTTONS:
+        raise RequestError("unknown button '%s' (buttons: %s)" % (b, ", ".join(BUTTONS)))
+    return b
+
+
+def cmd_hello(app, req, now_ms):
+    return {"protocol": VERSION, "firmware": __version__, "name": "boardside",
+            "width": app.width, "height": app.height, "modes": app.mode_names,
+            "buttons": list(BUTTONS), "max_line": MAX_LINE}
+
+
+def cmd_press(app, req, now_ms):
+    app.press(_button(req), now_ms)
+    return {}
+
+
+def cmd_release(app, req, now_ms):
+    app.release(_button(req), now_ms)
+    return {}
+
+
+def cmd_tap(app, req, now_ms):
+    b = _button(req)
+    app.press(b, now_ms)
+    app.release(b, now_ms)
+    return {}
+
+
+def cmd_frame(app, req, now_ms):
+    if app.dirty:
+        app.render(app.canvas, now_ms)
+    return {"width": app.width, "height": app.height,
+            "rgb": "".join("%02x" % v for v in app.canvas.buf)}
+
+
+def cmd_state(app, req, now_ms):
+    return app.describe()
+
+
+def cmd_mode(app, req, now_ms):
+    app.open(_arg(req, "name", str), now_ms)
+    return {"screen": app.screen()}
+
+
+def cmd_act(app, req, now_ms):
+    action = _arg(req, "action", str)
+    args = _arg(req, "args", dict, required=False) or {}
+    want = _arg(req, "mode", str, required=False)
+    if app.current is None:
+        raise RequestError("no mode is open (open one with {\"cmd\": \"mode\"})")
+    if want is not None and want != app.current:
+        raise RequestError("mode '%s' is not open (open: %s)" % (want, app.current))
+    m = app.mode()
+    if action not in m.actions:
+        raise RequestError("mode %s has no action '%s' (actions: %s)"
+                           % (m.name, action, ", ".join(m.actions)))
+    reply = m.command(action, args, now_ms)
+    app.dirty = True
+    app.changed = True
+    return reply if reply is not None else {}
+
+
+def cmd_settings(app, req, now_ms):
+    return {"settings": app.ctx.settings}
+
+
+def cmd_set(app, req, now_ms):
+    key = _arg(req, "key", str)
+    if "value" not in req:
+        raise RequestError("missing argument 'value'")
+    value = req["value"]
+    if not isinstance(value, (int, str, bool)) and value is not None:
+        raise RequestError("argument 'value' must be a number, string, boolean or null")
+    mode, _, name = key.partition(".")
+    if not name or mode not in app.mode_names:
+        raise RequestError("setting keys are '<mode>.<name>', e.g. 'qbert.out_rule'")
+    check = getattr(registry_class(app, mode), "check_setting", None)
+    if check is not None:
+        check(name, value)  # raises ModeError with the allowed values
+    if value is None:
+        app.ctx.settings.pop(key, None)
+    else:
+        app.ctx.settings[key] = value
+    app.dirty = True
+    app.changed = True
+    return {"settings": app.ctx.settings}
+
+
+def registry_class(app, mode):
+    from boardside import modes
+    return modes.load(mode)
+
+
+COMMANDS = {
+    "hello": cmd_hello, "press": cmd_press, "release": cmd_release, "tap": cmd_tap,
+    "frame": cmd_frame, "state": cmd_state, "mode": cmd_mode, "act": cmd_act,
+    "settings": cmd_settings, "set": cmd_set,
+}
+
+
+def handle_line(app, line, now_ms):
+    """One request line (bytes, no newline) -> the reply line (str, no newline)."""
+    req_id = None
+    try:
+        if line is TOO_LONG:
+            raise RequestError("line too long (limit %d bytes)" % MAX_LINE)
+        try:
+            text = line.decode()
+        except UnicodeError:
+            raise RequestError("line is not UTF-8 text")
+        try:
+            req = json.loads(text)
+        except ValueError:
+            raise RequestError("malformed JSON")
+        if not isinstance(req, dict):
+            raise RequestError("a request must be a JSON object")
+        req_id = req.get("id")
+        if req_id is not None and not isinstance(req_id, (int, str)):
+            req_id = None
+            raise RequestError("'id' must be a number or a string")
+        cmd = req.get("cmd")
+        if not isinstance(cmd, str):
+            raise RequestError("missing 'cmd' (commands: %s)" % ", ".join(sorted(COMMANDS)))
+        fn = COMMANDS.get(cmd)
+        if fn is None:
+            raise RequestError("unknown command '%s' (commands: %s)"
+                               % (cmd[:32], ", ".join(sorted(COMMANDS))))
+        reply = fn(app, req, now_ms)
+        reply["ok"] = True
+    except (RequestError, ModeError) as e:
+        reply = {"ok": False, "error": str(e)}
+    except (ValueError, TypeError, KeyError, IndexError) as e:
+        reply = {"ok": False, "error": "bad arguments: %r" % (e,)}
+    if req_id is not None:
+        reply["id"] = req_id
+    return json.dumps(reply)
+
+
+def event_line(event):
+    return json.dumps(event)

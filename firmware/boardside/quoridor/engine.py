@@ -1,0 +1,858 @@
+"""The Quoridor rules engine: 2 or 4 players, pure logic, fast enough for an RP2040.
+
+Rule numbers in comments are the figure numbers of the printed rules:
+(2) one square orthogonally, (3) around the fences, (4) a fence covers two
+squares, (5) always leave open access to the goal line, (6) jump a facing pawn,
+(7) reach the opposite side to win, (8, 9) side-step when a fence is behind the
+jumped pawn, (10) 4 players: never jump more than one pawn.
+
+How it stays fast on MicroPython (small ints only, no allocation in the hot loops):
+
+- Walls are kept per row as 9-bit masks. For searches the board is packed into
+  three small ints A, B, C of three rows each, 10 bits per row (9 squares and a
+  gap bit so that a shift never wraps into the next row). Bit 28 is the highest
+  one used, so everything stays a small int on a 32-bit port. A breadth-first
+  search then moves a whole frontier with a dozen shifts and masks per step.
+- A fence can only cut a region in two if it closes a loop of walls, that is if
+  two of its three points (two ends and the middle) already belong to the same
+  connected group of walls, the board edge counting as one group. Those groups
+  are tracked as labels on the 64 inner fence crossings. Most fences close no
+  loop and need no search at all.
+- Each player keeps a certificate: the set of squares of a walk from the pawn to
+  the goal line (a shortest path from the last search, extended by the pawn's
+  own moves). A fence that does not separate two neighbouring certificate squares
+  leaves that walk open, so the player keeps a path without a search.
+"""
+
+from boardside.mode import ModeError
+
+from . import notation
+from .notation import FENCE, FENCES, SQUARES
+
+# -- board packing for searches --------------------------------------------------
+# Square s = y * 9 + x lives in int K[s] (rows 0-2, 3-5, 6-8) at bit x + 10 * (y % 3).
+_K = bytes(s // 27 for s in range(81))
+_BIT = tuple(1 << (s % 9 + 10 * (s // 9 % 3)) for s in range(81))
+_ROW = 0x1FF
+_FULL = _ROW | (_ROW << 10) | (_ROW << 20)
+
+# Goal lines as masks over (A, B, C), by direction of travel.
+NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3
+_COL8 = (1 << 8) | (1 << 18) | (1 << 28)
+_COL0 = 1 | (1 << 10) | (1 << 20)
+_GOAL_MASKS = ((0, 0, _ROW << 20), (_COL8, _COL8, _COL8), (_ROW, 0, 0), (_COL0, _COL0, _COL0))
+_GOAL_NAMES = ("rank 9", "file i", "rank 1", "file a")
+
+# Starting squares and goal lines: 2 players e1 -> rank 9, e9 -> rank 1; 4 players
+# clockwise e1, a5, e9, i5, each aiming for the opposite side.
+_SETUP = {
+    2: ((4, 0, NORTH), (4, 8, SOUTH)),
+    4: ((4, 0, NORTH), (0, 4, EAST), (4, 8, SOUTH), (8, 4, WEST)),
+}
+_FENCES_EACH = {2: 10, 4: 5}
+
+# Directions for pawn steps: up (towards rank 9), right, down, left.
+_DX = (0, 1, 0, -1)
+_DY = (1, 0, -1, 0)
+_DS = (9, 1, -9, -1)
+
+
+def _fence_tables():
+    # For fence i = orientation * 64 + anchor: which search masks lose which bits.
+    # Search masks M = [R0, R1, R2, U0, U1, U2, X0, X1]: R = may step right,
+    # U = may step up inside a packed int, X = may step up from its top row to the
+    # next int. A horizontal fence blocks two up-steps, a vertical one two right-steps.
+    i1 = bytearray(128)
+    m1 = [0] * 128
+    i2 = bytearray(128)
+    m2 = [0] * 128
+    for a in range(64):
+        x = a % 8
+        y = a // 8
+        r = y % 3
+        if r < 2:
+            i1[a] = 3 + y // 3
+            m1[a] = 3 << (x + 10 * r)
+        else:
+            i1[a] = 6 + y // 3
+            m1[a] = 3 << x
+        i2[a] = i1[a]
+        v = 64 + a
+        i1[v] = y // 3
+        m1[v] = 1 << (x + 10 * r)
+        i2[v] = (y + 1) // 3
+        m2[v] = 1 << (x + 10 * ((y + 1) % 3))
+    return bytes(i1), tuple(m1), bytes(i2), tuple(m2)
+
+
+_CI1, _CM1, _CI2, _CM2 = _fence_tables()
+
+# Fence crossings: inner points are numbered like anchors (y * 8 + x is the point
+# at the top right of square (x, y)); every point on the board edge is 64. A fence
+# joins its two ends and its middle, which is the point numbered like its anchor.
+_EDGE = 64
+_END1 = bytes([_EDGE if a % 8 == 0 else a - 1 for a in range(64)]
+              + [_EDGE if a < 8 else a - 8 for a in range(64)])
+_END2 = bytes([_EDGE if a % 8 == 7 else a + 1 for a in range(64)]
+              + [_EDGE if a >= 56 else a + 8 for a in range(64)])
+
+
+def _bfs(M, s, g, lay):
+    """Breadth-first search from square s to the goal masks g over the packed board.
+
+    Stores every frontier in lay (3 ints per step) and returns the distance, or
+    -1 if the goal line cannot be reached."""
+    R0, R1, R2, U0, U1, U2, X0, X1 = M
+    g0, g1, g2 = g
+    full = 0x1FF | (0x1FF << 10) | (0x1FF << 20)
+    A = B = C = 0
+    k = _K[s]
+    if k == 0:
+        A = _BIT[s]
+    elif k == 1:
+        B = _BIT[s]
+    else:
+        C = _BIT[s]
+    u0 = full ^ A
+    u1 = full ^ B
+    u2 = full ^ C
+    i = 0
+    while True:
+        lay[i] = A
+        lay[i + 1] = B
+        lay[i + 2] = C
+        if (A & g0) or (B & g1) or (C & g2):
+            return i // 3
+        nA = (((A & R0) << 1) | ((A >> 1) & R0) | ((A & U0) << 10) | ((A >> 10) & U0)
+              | ((B & X0) << 20))
+        nB = (((B & R1) << 1) | ((B >> 1) & R1) | ((B & U1) << 10) | ((B >> 10) & U1)
+              | ((A >> 20) & X0) | ((C & X1) << 20))
+        C = (((C & R2) << 1) | ((C >> 1) & R2) | ((C & U2) << 10) | ((C >> 10) & U2)
+             | ((B >> 20) & X1)) & u2
+        A = nA & u0
+        B = nB & u1
+        if not (A or B or C):
+            return -1
+        u0 ^= A
+        u1 ^= B
+        u2 ^= C
+        i += 3
+
+
+def _trace(M, lay, d, g):
+    """One shortest path found by the last _bfs, as 9 row masks of its squares."""
+    R0, R1, R2, U0, U1, U2, X0, X1 = M
+    i = 3 * d
+    A = lay[i] & g[0]
+    B = lay[i + 1] & g[1]
+    C = lay[i + 2] & g[2]
+    if A:
+        A &= -A
+        B = C = 0
+    elif B:
+        B &= -B
+        C = 0
+    else:
+        C &= -C
+    P0 = A
+    P1 = B
+    P2 = C
+    while i:
+        i -= 3
+        # step back to one square of the previous frontier next to the current one
+        if A:
+            nA = ((A & R0) << 1) | ((A >> 1) & R0) | ((A & U0) << 10) | ((A >> 10) & U0)
+            nB = (A >> 20) & X0
+            nC = 0
+        elif B:
+            nA = (B & X0) << 20
+            nB = ((B & R1) << 1) | ((B >> 1) & R1) | ((B & U1) << 10) | ((B >> 10) & U1)
+            nC = (B >> 20) & X1
+        else:
+            nA = 0
+            nB = (C & X1) << 20
+            nC = ((C & R2) << 1) | ((C >> 1) & R2) | ((C & U2) << 10) | ((C >> 10) & U2)
+        nA &= lay[i]
+        if nA:
+            A = nA & -nA
+            B = C = 0
+            P0 |= A
+            continue
+        nB &= lay[i + 1]
+        if nB:
+            B = nB & -nB
+            A = C = 0
+            P1 |= B
+            continue
+        nC &= lay[i + 2]
+        C = nC & -nC
+        A = B = 0
+        P2 |= C
+    return [P0 & 0x1FF, (P0 >> 10) & 0x1FF, P0 >> 20,
+            P1 & 0x1FF, (P1 >> 10) & 0x1FF, P1 >> 20,
+            P2 & 0x1FF, (P2 >> 10) & 0x1FF, P2 >> 20]
+
+
+def _cut(c, o, x, y):
+    """Whether fence (o, x, y) separates two neighbouring squares of certificate c.
+    When it does not, every walk inside c stays open."""
+    if o == 0:
+        return (c[y] & c[y + 1]) >> x & 3
+    r = c[y]
+    s = c[y + 1]
+    return ((r & (r >> 1)) | (s & (s >> 1))) >> x & 1
+
+
+class IllegalMove(ModeError):
+    """A move the rules refuse. ``code`` says which rule, for an icon per reason:
+    syntax, off_board, game_over, no_fences, overlap, cross, blocks_path, blocked,
+    occupied, not_adjacent, jump. The message names the rule in words."""
+
+    def __init__(self, message, code, move=None):
+        ModeError.__init__(self, message)
+        self.message = message
+        self.code = code
+        self.move = move
+
+
+class Quoridor:
+    """A game of Quoridor for 2 players (10 fences each) or 4 players (5 each).
+
+    Moves are notation strings (see boardside.quoridor.notation): a pawn move is
+    its destination square, a fence its anchor plus h or v. Players are numbered
+    from 0 in turn order; messages count them from 1.
+
+    House rules:
+
+    - ``side_step_past_third_pawn`` (default True): when a third pawn stands
+      behind the pawn being jumped, the mover may step to the left or right of the
+      jumped pawn, as if a fence were behind it. False: no side-step then.
+    - ``side_step_at_edge`` (default True): the board edge behind the jumped pawn
+      counts as a fence, allowing the side-step.
+    - ``fences``: fences per player (default 10 for 2 players, 5 for 4).
+    """
+
+    def __init__(self, players=2, side_step_past_third_pawn=True, side_step_at_edge=True,
+                 fences=None):
+        if players not in _SETUP:
+            raise ValueError("Quoridor is for 2 or 4 players, not %r" % (players,))
+        if fences is None:
+            fences = _FENCES_EACH[players]
+        if not isinstance(fences, int) or not 0 <= fences <= 20:
+            raise ValueError("fences per player must be 0..20, not %r" % (fences,))
+        self.players = players
+        self.side_step_past_third_pawn = bool(side_step_past_third_pawn)
+        self.side_step_at_edge = bool(side_step_at_edge)
+        self.fences_each = fences
+        self._lay = [0] * 246  # search frontiers: 3 ints per step, at most 81 steps
+        self._found = None
+        self._pending = []
+        self.reset()
+
+    def reset(self):
+        """Back to the starting position."""
+        n = self.players
+        setup = _SETUP[n]
+        self._px = [t[0] for t in setup]
+        self._py = [t[1] for t in setup]
+        self._sq = [t[1] * 9 + t[0] for t in setup]
+        self._goal = [t[2] for t in setup]
+        self._gm = [_GOAL_MASKS[t[2]] for t in setup]
+        self._left = [self.fences_each] * n
+        self._hw = [0] * 8   # bit x: wall between (x, y) and (x, y + 1)
+        self._vw = [0] * 9   # bit x: wall between (x, y) and (x + 1, y)
+        self._ha = [0] * 8   # bit x: horizontal fence anchored at (x, y)
+        self._va = [0] * 8   # bit x: vertical fence anchored at (x, y)
+        self._avh = [0xFF] * 8  # anchors where a fence fits without overlap or crossing
+        self._avv = [0xFF] * 8
+        self._M = [0] * 8
+        self._masks()
+        self._comp = bytearray(range(65))
+        self._placed = []    # fence indices in the order they were placed
+        self._history = []
+        self._undo = []
+        self._cert = [None] * n
+        self._dist = [-1] * n
+        self._legal = None
+        self.turn = 0
+        self.winner = None
+
+    # -- public state ---------------------------------------------------------
+    @property
+    def positions(self):
+        """Square of every pawn, in player order."""
+        return [SQUARES[s] for s in self._sq]
+
+    @property
+    def fences(self):
+        """Every placed fence, in the order placed."""
+        return [FENCES[i] for i in self._placed]
+
+    @property
+    def fences_left(self):
+        return list(self._left)
+
+    @property
+    def history(self):
+        return list(self._history)
+
+    @property
+    def settings(self):
+        return {
+            "side_step_past_third_pawn": self.side_step_past_third_pawn,
+            "side_step_at_edge": self.side_step_at_edge,
+            "fences": self.fences_each,
+        }
+
+    def pawn_xy(self, player):
+        """(file, rank) of a pawn, counted from 0."""
+        return self._px[player], self._py[player]
+
+    def goal(self, player):
+        """The goal line of a player in words, e.g. 'rank 9'."""
+        return _GOAL_NAMES[self._goal[player]]
+
+    def wall(self, x, y, direction):
+        """Whether a fence blocks the step from square (x, y) in a direction
+        (0 up, 1 right, 2 down, 3 left). The board edge is not a fence."""
+        if direction == 0:
+            return y < 8 and (self._hw[y] >> x) & 1 == 1
+        if direction == 1:
+            return x < 8 and (self._vw[y] >> x) & 1 == 1
+        if direction == 2:
+            return y > 0 and (self._hw[y - 1] >> x) & 1 == 1
+        return x > 0 and (self._vw[y] >> (x - 1)) & 1 == 1
+
+    def shortest_distance(self, player):
+        """Fewest steps from the pawn to its goal line around the fences (pawns
+        ignored)."""
+        if self._dist[player] < 0:
+            self._refresh(player)
+        return self._dist[player]
+
+    def distances(self):
+        return [self.shortest_distance(p) for p in range(self.players)]
+
+    # -- moves ----------------------------------------------------------------
+    def legal_moves(self):
+        """Every legal move as notation: pawn moves, then fences."""
+        if self.winner is not None:
+            return []
+        if self._legal is None:
+            out = [SQUARES[s] for s in self._targets(self.turn)]
+            self._legal_fences(out)
+            self._legal = out
+        return list(self._legal)
+
+    def is_legal(self, move):
+        try:
+            self.check(move)
+        except IllegalMove:
+            return False
+        return True
+
+    def check(self, move):
+        """Raise IllegalMove if the move is illegal now; return its code otherwise."""
+        code = self._parse(move)
+        if code >= FENCE:
+            i = code - FENCE
+            self._check_fence(i >> 6, i & 7, (i & 63) >> 3, i & 63, False, move)
+        else:
+            self._check_pawn(code, move)
+        return code
+
+    def play(self, move):
+        """Apply a move or raise IllegalMove (the state is then unchanged)."""
+        code = self._parse(move)
+        if code >= FENCE:
+            i = code - FENCE
+            o = i >> 6
+            a = i & 63
+            self._check_fence(o, a & 7, a >> 3, a, True, move)
+            self._place(i)
+        else:
+            self._check_pawn(code, move)
+            self._step(code)
+        self._history.append(notation.name(code))
+        self._legal = None
+
+    def undo(self):
+        """Take back the last move; returns it, or None at the start."""
+        if not self._undo:
+            return None
+        rec = self._undo.pop()
+        move = self._history.pop()
+        self.winner = None
+        self._legal = None
+        p = rec[1]
+        self.turn = p
+        if rec[0] == 0:
+            # a pawn move: the certificate still holds a walk from the old square
+            s = rec[2]
+            self._sq[p] = s
+            self._px[p] = s % 9
+            self._py[p] = s // 9
+            self._dist[p] = -1
+        else:
+            i = rec[2]
+            self._placed.pop()
+            self._left[p] += 1
+            o = i >> 6
+            a = i & 63
+            x = a & 7
+            y = a >> 3
+            if o == 0:
+                self._ha[y] &= ~(1 << x)
+                self._hw[y] &= ~(3 << x)
+            else:
+                self._va[y] &= ~(1 << x)
+                self._vw[y] &= ~(1 << x)
+                self._vw[y + 1] &= ~(1 << x)
+            M = self._M
+            M[_CI1[i]] |= _CM1[i]
+            M[_CI2[i]] |= _CM2[i]
+            self._comp = bytearray(rec[3])
+            self._cert = rec[4]
+            self._dist = rec[5]
+            self._available()
+        return move
+
+    def record(self):
+        """The game record: one numbered line per round."""
+        return notation.record(self._history, self.players)
+
+    @classmethod
+    def from_record(cls, text, players=2, **settings):
+        """Replay a game record; raises IllegalMove at the first illegal move."""
+        game = cls(players, **settings)
+        for move in notation.moves(text):
+            game.play(move)
+        return game
+
+    def to_dict(self):
+        """JSON-able state: the players, the house rules and the moves."""
+        return {"players": self.players, "settings": self.settings,
+                "moves": list(self._history)}
+
+    @classmethod
+    def from_dict(cls, data):
+        """Inverse of to_dict(); ValueError if the data does not fit."""
+        try:
+            settings = data.get("settings") or {}
+            game = cls(data.get("players", 2), **settings)
+            for move in data.get("moves", ()):
+                game.play(move)
+        except (AttributeError, TypeError, IllegalMove) as exc:
+            raise ValueError("not a saved Quoridor game: %s" % (exc,))
+        return game
+
+    # -- parsing and refusals -------------------------------------------------
+    def _parse(self, move):
+        code = notation.parse(move)
+        if code == notation.SYNTAX:
+            raise IllegalMove("malformed move %r" % (move,), "syntax", move)
+        if code == notation.OFF_BOARD:
+            raise IllegalMove("fence %s would stick out of the board (fences go a1-h8)"
+                              % move.strip().lower(), "off_board", move)
+        if self.winner is not None:
+            raise IllegalMove("game over: player %d has won" % (self.winner + 1),
+                              "game_over", move)
+        return code
+
+    def _who(self, p):
+        return "player %d (%s)" % (p + 1, SQUARES[self._sq[p]])
+
+    def _fence_at_edge(self, x, y, d):
+        # the fence that blocks the step from (x, y) in direction d
+        if d == 2:
+            y -= 1
+            d = 0
+        elif d == 3:
+            x -= 1
+            d = 1
+        if d == 0:
+            row = self._ha[y]
+            fx = x if (row >> x) & 1 else x - 1
+            return FENCES[y * 8 + fx]
+        if y < 8 and (self._va[y] >> x) & 1:
+            return FENCES[64 + y * 8 + x]
+        return FENCES[64 + (y - 1) * 8 + x]
+
+    # -- fences ---------------------------------------------------------------
+    def _check_fence(self, o, x, y, a, keep, move):
+        p = self.turn
+        # "When a player runs out of Fences, they must move their piece."
+        if self._left[p] == 0:
+            raise IllegalMove("no fences left", "no_fences", move)
+        # (4) a fence lies between two pairs of squares: no overlap, no crossing
+        ha = self._ha
+        va = self._va
+        if o == 0:
+            for fx in (x, x - 1, x + 1):
+                if 0 <= fx < 8 and (ha[y] >> fx) & 1:
+                    raise IllegalMove("fence overlaps " + FENCES[y * 8 + fx], "overlap", move)
+            if (va[y] >> x) & 1:
+                raise IllegalMove("fence crosses %s at its midpoint" % FENCES[64 + a],
+                                  "cross", move)
+        else:
+            for fy in (y, y - 1, y + 1):
+                if 0 <= fy < 8 and (va[fy] >> x) & 1:
+                    raise IllegalMove("fence overlaps " + FENCES[64 + fy * 8 + x],
+                                      "overlap", move)
+            if (ha[y] >> x) & 1:
+                raise IllegalMove("fence crosses %s at its midpoint" % FENCES[a], "cross", move)
+        # (5) "you must always leave an open access to the goal line" - for everyone
+        q = self._blocks(o, x, y, a, keep)
+        if q >= 0:
+            raise IllegalMove("fence would cut off %s from their goal (%s)"
+                              % (self._who(q), self.goal(q)), "blocks_path", move)
+
+    def _blocks(self, o, x, y, a, keep):
+        """The first player the fence would cut off from their goal, or -1.
+        With keep, remember the new paths found for _place()."""
+        i = (o << 6) | a
+        comp = self._comp
+        m = comp[a]
+        e1 = comp[_END1[i]]
+        e2 = comp[_END2[i]]
+        closes = e1 == m or e2 == m or e1 == e2
+        pending = self._pending
+        if keep:
+            del pending[:]
+        cert = self._cert
+        for p in range(self.players):
+            c = cert[p]
+            if c is not None and not _cut(c, o, x, y):
+                continue
+            if not closes:
+                # no new loop of walls: every region stays in one piece
+                if keep and c is not None:
+                    pending.append((p, None, -1))
+                continue
+            d = self._search(p, i, keep)
+            if d < 0:
+                return p
+            if keep:
+                pending.append((p, self._found, d))
+        return -1
+
+    def _search(self, p, i, trace):
+        """Distance of player p to the goal with fence i added (i < 0: none)."""
+        M = self._M
+        lay = self._lay
+        if i >= 0:
+            i1 = _CI1[i]
+            i2 = _CI2[i]
+            s1 = M[i1]
+            s2 = M[i2]
+            M[i1] = s1 & ~_CM1[i]
+            M[i2] &= ~_CM2[i]
+        d = _bfs(M, self._sq[p], self._gm[p], lay)
+        if trace and d >= 0:
+            self._found = _trace(M, lay, d, self._gm[p])
+        if i >= 0:
+            M[i2] = s2
+            M[i1] = s1
+        return d
+
+    def _refresh(self, p):
+        d = self._search(p, -1, True)
+        if d < 0:  # pragma: no cover - the rules never allow it
+            raise RuntimeError("player %d has no path" % (p + 1))
+        self._cert[p] = self._found
+        self._dist[p] = d
+
+    def _place(self, i):
+        p = self.turn
+        o = i >> 6
+        a = i & 63
+        x = a & 7
+        y = a >> 3
+        comp = self._comp
+        self._undo.append((1, p, i, bytes(comp), list(self._cert), list(self._dist)))
+        if o == 0:
+            self._ha[y] |= 1 << x
+            self._hw[y] |= 3 << x
+        else:
+            self._va[y] |= 1 << x
+            self._vw[y] |= 1 << x
+            self._vw[y + 1] |= 1 << x
+        M = self._M
+        M[_CI1[i]] &= ~_CM1[i]
+        M[_CI2[i]] &= ~_CM2[i]
+        # join the wall groups of the fence's ends and middle
+        m = comp[a]
+        for other in (comp[_END1[i]], comp[_END2[i]]):
+            if other != m:
+                for k in range(65):
+                    if comp[k] == other:
+                        comp[k] = m
+        for q, c, d in self._pending:
+            self._cert[q] = c
+            self._dist[q] = d
+        del self._pending[:]
+        self._placed.append(i)
+        self._left[p] -= 1
+        self._available()
+        self.turn = (p + 1) % self.players
+
+    def _masks(self):
+        hw = self._hw
+        vw = self._vw
+        M = self._M
+        for k in range(3):
+            y = 3 * k
+            M[k] = ((~vw[y] & 0xFF) | ((~vw[y + 1] & 0xFF) << 10)
+                    | ((~vw[y + 2] & 0xFF) << 20))
+            M[3 + k] = (~hw[y] & 0x1FF) | ((~hw[y + 1] & 0x1FF) << 10)
+        M[6] = ~hw[2] & 0x1FF
+        M[7] = ~hw[5] & 0x1FF
+
+    def _available(self):
+        # anchors where a new fence neither overlaps nor crosses a placed one
+        avh = self._avh
+        avv = self._avv
+        for y in range(8):
+            avh[y] = 0xFF
+            avv[y] = 0xFF
+        for i in self._placed:
+            a = i & 63
+            x = a & 7
+            y = a >> 3
+            if i < 64:
+                avh[y] &= ~((7 << x) >> 1)
+                avv[y] &= ~(1 << x)
+            else:
+                avv[y] &= ~(1 << x)
+                if y > 0:
+                    avv[y - 1] &= ~(1 << x)
+                if y < 7:
+                    avv[y + 1] &= ~(1 << x)
+                avh[y] &= ~(1 << x)
+
+    def _legal_fences(self, out):
+        if self._left[self.turn] == 0:
+            return
+        n = self.players
+        for p in range(n):
+            if self._dist[p] < 0:
+                self._refresh(p)
+        cert = self._cert
+        # anchors whose fence separates two neighbouring squares of a certificate
+        cut_h = [0] * 8
+        cut_v = [0] * 8
+        for p in range(n):
+            c = cert[p]
+            for y in range(8):
+                r = c[y]
+                s = c[y + 1]
+                v = r & s
+                cut_h[y] |= v | (v >> 1)
+                cut_v[y] |= (r & (r >> 1)) | (s & (s >> 1))
+        extra = None
+        comp = self._comp
+        for o in (0, 1):
+            av = self._avv if o else self._avh
+            cut = cut_v if o else cut_h
+            base = o << 6
+            for y in range(8):
+                m = av[y]
+                risky = m & cut[y]
+                a = y * 8
+                for x in range(8):
+                    if (m >> x) & 1:
+                        if (risky >> x) & 1:
+                            i = base | a
+                            e1 = comp[_END1[i]]
+                            e2 = comp[_END2[i]]
+                            mid = comp[a]
+                            if e1 == mid or e2 == mid or e1 == e2:
+                                if extra is None:
+                                    extra = [[] for _ in range(n)]
+                                if not self._keeps_paths(o, x, y, i, extra):
+                                    a += 1
+                                    continue
+                        out.append(FENCES[base | a])
+                    a += 1
+
+    def _keeps_paths(self, o, x, y, i, extra):
+        # a fence that closes a loop: search for every player whose certificates
+        # it cuts; each path found becomes one more certificate for the next fences
+        cert = self._cert
+        for p in range(self.players):
+            if not _cut(cert[p], o, x, y):
+                continue
+            for c in extra[p]:
+                if not _cut(c, o, x, y):
+                    break
+            else:
+                if self._search(p, i, True) < 0:
+                    return False
+                extra[p].append(self._found)
+        return True
+
+    # -- pawns ----------------------------------------------------------------
+    def _open(self, x, y, d):
+        # (3) pawns move around the fences; the edge also stops them
+        if d == 0:
+            return y < 8 and not (self._hw[y] >> x) & 1
+        if d == 1:
+            return x < 8 and not (self._vw[y] >> x) & 1
+        if d == 2:
+            return y > 0 and not (self._hw[y - 1] >> x) & 1
+        return x > 0 and not (self._vw[y] >> (x - 1)) & 1
+
+    def _targets(self, p):
+        """Every square the pawn of player p may move to, sorted."""
+        x = self._px[p]
+        y = self._py[p]
+        occ = self._sq
+        out = []
+        for d in range(4):
+            # (2) one square horizontally or vertically
+            if not self._open(x, y, d):
+                continue
+            nx = x + _DX[d]
+            ny = y + _DY[d]
+            ns = ny * 9 + nx
+            if ns not in occ:
+                out.append(ns)
+                continue
+            # (6) face to face: jump over the pawn
+            if self._open(nx, ny, d):
+                bs = ns + _DS[d]
+                if bs not in occ:
+                    out.append(bs)
+                    continue
+                # (10) never over two pawns; side-step only by house rule
+                if not self.side_step_past_third_pawn:
+                    continue
+            elif not self.side_step_at_edge and not (0 <= nx + _DX[d] < 9
+                                                     and 0 <= ny + _DY[d] < 9):
+                continue
+            # (8, 9) blocked behind the jumped pawn: to its left or right instead
+            for d2 in ((d + 1) & 3, (d + 3) & 3):
+                if self._open(nx, ny, d2):
+                    ts = ns + _DS[d2]
+                    if ts not in occ and ts not in out:
+                        out.append(ts)
+        out.sort()
+        return out
+
+    def _check_pawn(self, s, move):
+        p = self.turn
+        if s in self._targets(p):
+            return
+        code, why = self._pawn_refusal(p, s)
+        raise IllegalMove(why, code, move)
+
+    def _pawn_refusal(self, p, s):
+        x = self._px[p]
+        y = self._py[p]
+        tx = s % 9
+        ty = s // 9
+        name = SQUARES[s]
+        occ = self._sq
+        if s == occ[p]:
+            return "not_adjacent", "%s is where your pawn stands" % name
+        if s in occ:
+            return "occupied", "square occupied: %s has the pawn of player %d" % (
+                name, occ.index(s) + 1)
+        dx = tx - x
+        dy = ty - y
+        far = "%s is not next to your pawn (%s)" % (name, SQUARES[occ[p]])
+        if dx * dx + dy * dy == 1:
+            d = _direction(dx, dy)
+            return "blocked", "%s is not reachable: blocked by fence %s" % (
+                name, self._fence_at_edge(x, y, d))
+        if (dx == 0 or dy == 0) and dx * dx + dy * dy == 4:
+            d = _direction(dx // 2, dy // 2)
+            ns = occ[p] + _DS[d]
+            if ns not in occ:
+                return "not_adjacent", far
+            if not self._open(x, y, d):
+                return "blocked", "%s is not reachable: blocked by fence %s" % (
+                    name, self._fence_at_edge(x, y, d))
+            return "jump", "illegal jump: fence %s stands behind the pawn on %s" % (
+                self._fence_at_edge(x + _DX[d], y + _DY[d], d), SQUARES[ns])
+        if dx * dx == 1 and dy * dy == 1:
+            # a side-step (8, 9): over the pawn beside or in front of the mover
+            for d, d2 in ((_direction(dx, 0), _direction(0, dy)),
+                          (_direction(0, dy), _direction(dx, 0))):
+                ns = occ[p] + _DS[d]
+                if ns not in occ:
+                    continue
+                nx = x + _DX[d]
+                ny = y + _DY[d]
+                via = SQUARES[ns]
+                if not self._open(x, y, d):
+                    return "blocked", "%s is not reachable: blocked by fence %s" % (
+                        name, self._fence_at_edge(x, y, d))
+                if self._open(nx, ny, d):
+                    if ns + _DS[d] not in occ:
+                        return "jump", ("illegal jump: side-step only when a fence or the "
+                                        "board edge stands behind the pawn on %s" % via)
+                    if not self.side_step_past_third_pawn:
+                        return "jump", ("illegal jump: no side-step past the pawn behind %s "
+                                        "(house rule)" % via)
+                elif not self.side_step_at_edge and not (0 <= nx + _DX[d] < 9
+                                                         and 0 <= ny + _DY[d] < 9):
+                    return "jump", ("illegal jump: the board edge does not count as a fence "
+                                    "(house rule)")
+                if not self._open(nx, ny, d2):
+                    return "blocked", "%s is not reachable: blocked by fence %s" % (
+                        name, self._fence_at_edge(nx, ny, d2))
+            return "not_adjacent", far
+        return "not_adjacent", far
+
+    def _step(self, s):
+        p = self.turn
+        old = self._sq[p]
+        self._undo.append((0, p, old))
+        # extend the certificate by the squares just crossed (the jumped pawn's
+        # square too), so it still holds a walk from the new square to the goal
+        c = self._cert[p]
+        if c is not None:
+            c = list(c)
+            x = s % 9
+            y = s // 9
+            c[y] |= 1 << x
+            ox = old % 9
+            oy = old // 9
+            ddx = x - ox
+            ddy = y - oy
+            if ddx * ddx + ddy * ddy > 1:
+                # a jump or side-step passes over a square next to both ends
+                for mid in self._sq:
+                    mx = mid % 9
+                    my = mid // 9
+                    if ((mx - ox) ** 2 + (my - oy) ** 2 == 1
+                            and (mx - x) ** 2 + (my - y) ** 2 == 1
+                            and self._open_between(ox, oy, mx, my)
+                            and self._open_between(mx, my, x, y)):
+                        c[my] |= 1 << mx
+                        break
+            self._cert[p] = c
+        self._dist[p] = -1
+        self._sq[p] = s
+        self._px[p] = s % 9
+        self._py[p] = s // 9
+        # (7) first to reach a square of the opposite side wins
+        g = self._goal[p]
+        if ((g == NORTH and s >= 72) or (g == SOUTH and s < 9)
+                or (g == EAST and s % 9 == 8) or (g == WEST and s % 9 == 0)):
+            self.winner = p
+        self.turn = (p + 1) % self.players
+
+    def _open_between(self, x, y, x2, y2):
+        return self._open(x, y, _direction(x2 - x, y2 - y))
+
+
+def _direction(dx, dy):
+    if dy > 0:
+        return 0
+    if dx > 0:
+        return 1
+    if dy < 0:
+        return 2
+    return 3

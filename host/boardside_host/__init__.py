@@ -1,0 +1,1 @@
+"""Host-side tools for boardside: simulator, deploy, serial client."""

@@ -1,0 +1,64 @@
+"""The subcommands of `boardside`. TABLE maps a name to (function, help, arguments)."""
+
+import os
+
+
+from boardside_host.errors import CommandError
+
+
+def _error(message, code=1):
+    return CommandError(message, code)
+
+
+# -- sim -------------------------------------------------------------------------------
+def args_sim(p):
+    p.add_argument("--headless", action="store_true",
+                   help="no display: run the device in the background of this process")
+    p.add_argument("--pty", action="store_true",
+                   help="expose the device's serial port on a pseudo-terminal and print "
+                        "its path (with --headless)")
+    p.add_argument("--hardware", metavar="FILE",
+                   help="hardware description (default: hardware/boardside.json)")
+    p.add_argument("--flash", metavar="DIR",
+                   help="folder that holds the simulated board's flash filesystem; kept "
+                        "between runs (default: a fresh temporary folder)")
+    p.add_argument("--seed", type=int, help="seed the dice for a reproducible run")
+    p.add_argument("--png", metavar="FILE",
+                   help="boot, run --for seconds of device time headless, save the "
+                        "frame as a PNG and exit")
+    p.add_argument("--for", dest="duration", type=float, metavar="SECONDS",
+                   help="stop after this many seconds")
+
+
+def do_sim(args):
+    from boardside.hardware import HardwareError
+    from boardside_host.sim import SimBoard
+    from boardside_host.sim import live
+    if args.pty and not args.headless:
+        raise _error("--pty needs --headless (the terminal view uses the terminal)", 2)
+    if args.hardware and not os.path.exists(args.hardware):
+        raise _error("no such hardware file: %s" % args.hardware, 2)
+    try:
+        board = SimBoard(hardware_file=args.hardware, flash_dir=args.flash, seed=args.seed)
+    except HardwareError as e:
+        raise _error(str(e), 2)
+    try:
+        if args.png:
+            board.boot()
+            board.advance(int((args.duration or 1) * 1000))
+            board.save_png(args.png)
+            print("saved", args.png)
+            return 0
+        board.boot()
+        if args.headless:
+            return live.run_headless(board, pty=args.pty, duration=args.duration)
+        return live.run_terminal(board)
+    finally:
+        board.close()
+
+
+TABLE = {
+    "sim": (do_sim, "run the simulated device (terminal view, or headless with a pty)",
+            args_sim),
+}
+

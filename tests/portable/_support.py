@@ -1,0 +1,68 @@
+"""Helpers for the portable tests: small readable classes that behave the same on
+CPython and MicroPython."""
+
+
+class TinyRng:
+    """A seeded xorshift32 generator offering ``getrandbits(k)`` like ``random``.
+
+    It gives the same numbers on CPython and MicroPython, so a statistical test
+    sees exactly the same draws on both.
+    """
+
+    def __init__(self, seed=1):
+        self.state = (seed & 0xFFFFFFFF) or 0x9E3779B9  # xorshift must not start at 0
+
+    def next32(self):
+        x = self.state
+        x ^= (x << 13) & 0xFFFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0xFFFFFFFF
+        self.state = x
+        return x
+
+    def getrandbits(self, k):
+        if k < 0:
+            raise ValueError("negative bit count")
+        value = 0
+        got = 0
+        while got < k:
+            value = (value << 32) | self.next32()
+            got += 32
+        return value >> (got - k)  # keep the top bits
+
+
+class ScriptedRng:
+    """Hands out the scripted draws in order and records how many bits each call
+    asked for. Running out of draws, or a draw that does not fit in the bits asked
+    for, is a mistake in the test and fails loudly."""
+
+    def __init__(self, draws):
+        self.draws = list(draws)
+        self.asked = []
+
+    def getrandbits(self, k):
+        self.asked.append(k)
+        if not self.draws:
+            raise AssertionError("asked for draw %d but only %d were scripted"
+                                 % (len(self.asked), len(self.asked) - 1))
+        value = self.draws.pop(0)
+        if not 0 <= value < (1 << k):
+            raise AssertionError("scripted draw %d does not fit in %d bits" % (value, k))
+        return value
+
+
+def raises(exc_type, fn, *args, **kwargs):
+    """Call fn and return the exc_type it raised; fail if it raised nothing."""
+    try:
+        fn(*args, **kwargs)
+    except exc_type as exc:
+        return exc
+    raise AssertionError("%s did not raise %s" % (getattr(fn, "__name__", fn), exc_type.__name__))
+
+
+def chi_square(counts, expected):
+    """Pearson's statistic for observed counts against one expected count each."""
+    total = 0.0
+    for count in counts:
+        total += (count - expected) ** 2 / expected
+    return total
