@@ -97,9 +97,9 @@ def _resolve(node, module_name, is_package):
     return ".".join(package + ([node.module] if node.module else []))
 
 
-def read_imports(source, module_name, is_package=False):
+def read_imports(source, module_name, is_package=False, filename="<source>"):
     """Every import in the source, wherever it is (functions included)."""
-    tree = ast.parse(source)
+    tree = ast.parse(source, filename=filename)
     optional = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Try) and any(_guards_import_error(h) for h in node.handlers):
@@ -142,13 +142,13 @@ class Rp2Modules:
             else:
                 continue  # submodules of a package: the top-level name covers them
             if module.startswith("__") or module == "_mpy_shed":
-                continue  # typing helpers, not modules of the port
+                continue  # typing aids, not modules of the port
             self.modules.add(module)
             self.names[module] = _stub_names(text)
             # ujson.pyi is "from json import *": json is a module of the port, with the
             # stub shared by all ports (so its names are not checked here).
             if module.startswith("u"):
-                for target in re.findall(r"^from\s+(\w+)\s+import\s+\*", text, re.M):
+                for target in re.findall(r"^from\s+(\w+)\s+import\s+\*", text, re.MULTILINE):
                     if target == module[1:]:
                         self.modules.add(target)
 
@@ -245,6 +245,11 @@ def core_problems(imports):
     return problems
 
 
+def _imports_of(path):
+    return read_imports(path.read_text(encoding="utf-8"), _module_name(path), _is_package(path),
+                        filename=str(path.relative_to(ROOT)))
+
+
 def _own_top_level():
     names = set()
     for path in FIRMWARE_FILES:
@@ -269,22 +274,26 @@ def test_compiles_with_mpy_cross(path, tmp_path):
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )
     stdout, stderr = proc.communicate(timeout=60)
-    assert proc.returncode == 0, "mpy-cross rejected %s:\n%s%s" % (
+    status = proc.returncode
+    assert status == 0, "mpy-cross rejected %s:\n%s%s" % (
         rel, stderr.decode(errors="replace"), stdout.decode(errors="replace"))
     assert out.read_bytes()[:2] == b"M\x06", "not a version 6 .mpy file"
 
 
 @pytest.mark.parametrize("path", FIRMWARE_FILES, ids=IDS)
 def test_imports_exist_on_rp2(path, rp2):
-    imports = read_imports(path.read_text(encoding="utf-8"), _module_name(path), _is_package(path))
+    imports = _imports_of(path)
     problems = rp2_problems(imports, rp2, _own_top_level())
     assert not problems, "firmware/%s:\n  %s" % (
         path.relative_to(FIRMWARE).as_posix(), "\n  ".join(problems))
 
 
-@pytest.mark.parametrize("path", CORE_FILES, ids=[str(p.relative_to(FIRMWARE)) for p in CORE_FILES])
+CORE_IDS = [str(p.relative_to(FIRMWARE)) for p in CORE_FILES]
+
+
+@pytest.mark.parametrize("path", CORE_FILES, ids=CORE_IDS)
 def test_core_stays_pure(path):
-    imports = read_imports(path.read_text(encoding="utf-8"), _module_name(path), _is_package(path))
+    imports = _imports_of(path)
     problems = core_problems(imports)
     assert not problems, "firmware/%s is core code (time, randomness and storage are "\
         "passed in) but:\n  %s" % (path.relative_to(FIRMWARE).as_posix(), "\n  ".join(problems))

@@ -5,7 +5,7 @@ Every ``tests/portable/test_*.py`` runs here a second time, inside MicroPython 1
 ``tests/micropython_vm/runner.mjs`` and ``mptest.py``), and every core module of
 ``firmware/boardside`` is imported there. Test names are found by reading the
 files (ast), so each portable test is its own pytest item; one Node process runs
-them all for the session.
+them all in one go.
 
 Needs Node.js 18+ and ``npm ci --prefix tests/micropython_vm``. Without them the
 VM items are skipped, except under CI (``CI=true``), where they fail instead.
@@ -32,7 +32,7 @@ MPTEST = VM_DIR / "mptest.py"
 FIRMWARE = ROOT / "firmware"
 PACKAGE = "@micropython/micropython-webassembly-pyscript"
 NODE_MIN_MAJOR = 18
-RUN_TIMEOUT_S = 300
+RUN_TIMEOUT_S = 180
 
 # Where the runner puts things inside the VM, and where they come from.
 VM_PORTABLE = "/tests/portable"
@@ -193,8 +193,10 @@ class VmRun:
     def tail(self, lines=30):
         out = "\n".join(self.stdout.splitlines()[-lines:])
         err = "\n".join(self.stderr.splitlines()[-lines:])
-        return "exit status %s after %.1f s\n--- stdout (end) ---\n%s\n--- stderr (end) ---\n%s" % (
-            self.returncode, self.seconds, out, err)
+        return (
+            "exit status %s after %.1f s\n--- stdout (end) ---\n%s\n--- stderr (end) ---\n%s"
+            % (self.returncode, self.seconds, out, err)
+        )
 
     def check(self, ident, module_ident=None):
         """Fail the calling test unless the VM reported PASS for ident."""
@@ -251,10 +253,10 @@ def _explain(traceback_lines):
     return "\n".join(out)
 
 
-def _selected(session, function_name):
+def _selected(items, function_name):
     """Parameters of the items of this module that pytest is going to run."""
     params = []
-    for item in session.items:
+    for item in items:
         module = getattr(item, "module", None)
         if module is None or module.__name__ != __name__:
             continue
@@ -266,13 +268,14 @@ def _selected(session, function_name):
 @pytest.fixture(scope="session")
 def vm(request):
     node = _check_node()
-    session = request.session
-    if _selected(session, "test_vm_ran_exactly_the_collected_tests"):
+    items = request.session.items
+    if _selected(items, "test_vm_ran_exactly_the_collected_tests"):
         modules = sorted({stem for stem, _ in PORTABLE_TESTS})
         imports = list(CORE_MODULES)
     else:
-        modules = sorted({p["module"] for p in _selected(session, "test_portable_under_micropython")})
-        imports = sorted({p["name"] for p in _selected(session, "test_core_module_imports")})
+        tests = _selected(items, "test_portable_under_micropython")
+        modules = sorted({p["module"] for p in tests})
+        imports = sorted({p["name"] for p in _selected(items, "test_core_module_imports")})
     args = [
         node, str(RUNNER),
         "--firmware", str(FIRMWARE),
@@ -286,7 +289,8 @@ def vm(request):
     start = time.monotonic()
     try:
         proc = subprocess.run(
-            args, capture_output=True, text=True, timeout=RUN_TIMEOUT_S, cwd=str(ROOT)
+            args, capture_output=True, text=True, timeout=RUN_TIMEOUT_S, cwd=str(ROOT),
+            check=False,
         )
     except subprocess.TimeoutExpired as exc:
         out = exc.stdout or ""

@@ -71,7 +71,7 @@ def _emit_detail(text):
         print("%s | %s" % (PREFIX, line))
 
 
-class Session:
+class TestRun:
     def __init__(self, imports, modules):
         self.imports = imports
         self.modules = modules
@@ -91,7 +91,7 @@ class Session:
             fn(arg)
         except KeyboardInterrupt:
             raise
-        except BaseException as exc:  # a test calling sys.exit() is a failure too
+        except BaseException as exc:  # noqa: BLE001 - a test calling sys.exit() fails too
             failure = exc
         after = gc.mem_alloc() if self.measure else 0
         extra = "ms=%d" % _elapsed_ms(start)
@@ -121,7 +121,7 @@ class Session:
                 module = _load(modname)
             except KeyboardInterrupt:
                 raise
-            except BaseException as exc:
+            except BaseException as exc:  # noqa: BLE001 - report it and go on
                 self.errors += 1
                 _emit("ERROR", modname)
                 _emit_detail(_traceback(exc))
@@ -180,27 +180,25 @@ def _parse(argv):
 
 
 def main(argv):
-    session = Session(*_parse(argv))
-    units = session.units()
+    run = TestRun(*_parse(argv))
+    units = run.units()
     if WEBASSEMBLY:
         # Under runner.mjs: hand control back to JavaScript after every unit so
         # the VM collects garbage between tests (it cannot in the middle of a step).
         def step():
-            try:
-                next(units)
-            except StopIteration:
-                if not session.ok():
-                    raise SystemExit(1)
-                return False
-            gc.collect()  # only schedules a collection; it runs once the step returns
-            return True
+            for _ in units:  # one unit per call
+                gc.collect()  # only schedules a collection; it runs once the step returns
+                return True
+            if not run.ok():
+                raise SystemExit(1)
+            return False
 
         globals()["__mpvm_step__"] = step
         return
     for _ in units:
         if gc is not None:
             gc.collect()
-    if not session.ok():
+    if not run.ok():
         raise SystemExit(1)
 
 

@@ -13,7 +13,7 @@ So a test here must be plain Python that MicroPython 1.27 understands:
 - plain ``assert`` statements. MicroPython does not rewrite asserts, so give the
   values as the assert message where a failure would otherwise be mute:
   ``assert got == want, (got, want)``;
-- no pytest, hypothesis or other CPython-only imports. Helpers (a seeded RNG, a
+- no pytest, hypothesis or other CPython-only imports. Shared test doubles (a seeded RNG, a
   scripted RNG, ``raises``) live in ``_support.py``; import them relatively
   (``from ._support import ...``), and the firmware as ``boardside``;
 - deterministic: seed every random source, never read the clock.

@@ -1,5 +1,5 @@
-"""Helpers for the portable tests: small readable classes that behave the same on
-CPython and MicroPython."""
+"""Test doubles and checks shared by the portable tests: small readable code that
+behaves the same on CPython and MicroPython."""
 
 
 class TinyRng:
