@@ -6,6 +6,8 @@ on the games actually played.
 
 REGISTRY = (
     ("dice", "boardside.modes.dice", "DiceMode", "DICE", "die"),
+    ("quoridor", "boardside.modes.quoridor", "QuoridorMode", "QUOR", "fence"),
+    ("qbert", "boardside.modes.qbert", "QbertMode", "QBRT", "qbert"),
 )
 
 

@@ -1,0 +1,945 @@
+"""Q*bert: the secret die-rolling tube, the nasty dice and the match, on the grid.
+
+The device replaces the tube, the eight-sided die, the six-sided die and the
+character die, and keeps the match (roll-off, pegs, falls, rounds, the winner, a
+roll log). The rules live in ``boardside.qbert.match``; this module maps buttons
+and protocol actions onto them and draws the screens (docs/qbert.md).
+
+Buttons (MENU always belongs to the app):
+    A            the main step of the screen: roll off, drop, peek (hold), roll the
+                 nasty dice, lift the tube, end the turn, next round, new match
+    B (short)    done: end Q*bert's move, end the nasty turn; toggle "in danger"
+                 on the escape screen; resume a round ended by mistake; back
+    B (hold)     the report menu: a capture, Green Ball, a fall, undo, the log, new
+    UP / DOWN    pegs +1 / -1 (the Q*bert player's count)
+    LEFT / RIGHT choose Ugg or Wrong Way; spaces used; page the log; menu items
+
+Secrecy: until the tube is lifted nothing drawn, described or sent depends on the
+hidden roll, except the tube's inside while the Q*bert player holds A (peek).
+Animations are functions of time only and never draw from the generator, so the
+draws are exactly the logged rolls, and the d8 is always one 3-bit draw.
+"""
+
+from boardside import qbert as rules
+from boardside.canvas import DIM, GREEN, GREY, RED, WHITE, YELLOW, scale
+from boardside.events import A, B, DOWN, LEFT, LONG, PRESS, RELEASE, REPEAT, RIGHT, UP
+from boardside.mode import Mode, ModeError
+from boardside.qbert import match as mt
+
+QBERT_COLOUR = 0xFF8000
+# Coily purple, Red Ball red, Green Ball green, Slick cyan, Ugg magenta (its spaces
+# are red), Wrong Way blue (its spaces are blue): one colour each.
+CHARACTER_COLOURS = (0x8000FF, 0xFF0000, 0x00FF00, 0x00FFFF, 0xFF00FF, 0x2060FF)
+PLAYER_COLOURS = (0xFFFF00, 0x40C0FF)  # player 1, player 2
+ROLL_COLOUR = WHITE                    # the eight-sided die, once it may be seen
+TUBE_COLOUR = GREY
+
+DROP_MS = 500      # the die falling down the tube
+TUMBLE_MS = 400    # the nasty dice and the roll-off die tumbling
+FRAME_MS = 50      # animation frame period
+FLASH_MS = 700     # a refused button shows a red line this long
+
+# The report menu (hold B): characters 0..5 report a fall; the others:
+CAPTURED = 10
+LANDED = 11        # Q*bert landed on Green Ball
+UNDO = 12
+LOG = 13
+NEW = 14
+ITEMS = (CAPTURED, LANDED, 0, 1, 2, 3, 4, 5, UNDO, LOG, NEW)
+ITEM_LABELS = {CAPTURED: "CAPT", LANDED: "LAND", UNDO: "UNDO", LOG: "LOG", NEW: "NEW"}
+ITEM_ICONS = {CAPTURED: ("skull", RED), LANDED: ("green_ball", CHARACTER_COLOURS[2]),
+              UNDO: ("arrow_left", WHITE), LOG: ("die", WHITE), NEW: ("star", YELLOW)}
+
+REPORT = "report"
+FALL = "fall"
+LOG_VIEW = "log"
+CONFIRM = "confirm"
+
+SETTINGS = ("out_rule", "faces")
+
+
+def _bool(args, key):
+    v = args.get(key)
+    if v is not None and v is not True and v is not False:
+        raise ModeError("'%s' must be true or false" % key)
+    return v
+
+
+def _int(args, key):
+    v = args.get(key)
+    if v is not None and (not isinstance(v, int) or v is True or v is False):
+        raise ModeError("'%s' must be a whole number" % key)
+    return v
+
+
+def _character(args):
+    name = args.get("character")
+    if not isinstance(name, str):
+        raise ModeError("'character' must be one of: %s" % ", ".join(rules.CHARACTERS))
+    try:
+        return rules.character(name)
+    except ValueError as e:
+        raise ModeError(str(e))
+
+
+class QbertMode(Mode):
+    name = "qbert"
+    title = "Q*bert"
+    icon = "qbert"
+    actions = ("rolloff", "next", "drop", "peek", "end_move", "roll", "choose", "end_nasty",
+               "reveal", "escape", "end_turn", "green_ball", "pegs", "fall", "undo_fall",
+               "captured", "resume", "log", "new")
+
+    def __init__(self, ctx):
+        Mode.__init__(self, ctx)
+        self.match = mt.Match(ctx.rng)
+        self._faces_text = None
+        self._faces = None
+        self._ui_reset()
+
+    def _ui_reset(self):
+        self.view = ""           # "" (the phase's screen), REPORT, FALL, LOG_VIEW, CONFIRM
+        self.item = 0            # report menu position
+        self.fall_char = 0
+        self.log_pos = 0
+        self.log_back = ""
+        self.peeking = False
+        self.b_long = False      # this B hold already opened the report menu
+        self.anim = ""           # "drop", "tumble", "rolloff" or ""
+        self.anim_start = 0
+        self.anim_until = 0
+        self.next_frame = 0
+        self.flash_until = -1
+        self.message = ""        # why the last button was refused
+        self.animate = True
+        self.now = 0
+
+    # -- settings (house rules) ------------------------------------------------------
+    @staticmethod
+    def check_setting(name, value):
+        if name == "out_rule":
+            if value is not None and value not in rules.OUT_RULES:
+                raise ModeError("qbert.out_rule is one of: %s" % ", ".join(rules.OUT_RULES))
+        elif name == "faces":
+            if value is not None:
+                try:
+                    rules.parse_faces(value)
+                except ValueError as e:
+                    raise ModeError("qbert.faces: %s" % e)
+        else:
+            raise ModeError("no Q*bert setting '%s' (settings: %s)" % (name, ", ".join(SETTINGS)))
+
+    def faces(self):
+        text = self.setting("faces", rules.DEFAULT_FACES)
+        if text != self._faces_text:
+            try:
+                faces = rules.parse_faces(text)
+            except ValueError:  # a damaged settings file must not stop the game
+                faces = rules.parse_faces(rules.DEFAULT_FACES)
+            self._faces_text = text
+            self._faces = faces
+        return self._faces
+
+    def out_rule(self):
+        r = self.setting("out_rule", rules.DEFAULT_OUT_RULE)
+        return r if r in rules.OUT_RULES else rules.DEFAULT_OUT_RULE
+
+    # -- actions (buttons and protocol share these) --------------------------------------
+    def emit(self, event):
+        emit = getattr(self.ctx, "emit", None)
+        if emit is not None:
+            event["mode"] = self.name
+            emit(event)
+
+    def _start_anim(self, kind, ms):
+        if self.animate:
+            self.anim = kind
+            self.anim_start = self.now
+            self.anim_until = self.now + ms
+            self.next_frame = self.now
+
+    def _apply(self, fn, *args):
+        """Run a match step, then tell the host what became public."""
+        m = self.match
+        was_hidden = m.hidden_roll() != 0
+        phase = m.phase
+        result = fn(*args)
+        if was_hidden and not m.hidden_roll():
+            self.emit({"event": "reveal", "die": "d8", "value": m.tube, "round": m.round,
+                       "turn": m.turn})
+        if m.phase != phase:
+            self.peeking = False
+            if m.phase == mt.ROUND_OVER:
+                self.emit({"event": "round_over", "round": m.round, "player": m.qbert,
+                           "pegs": m.pegs[m.qbert - 1], "reason": m.round_reason})
+            elif m.phase == mt.MATCH_OVER:
+                self.emit({"event": "match_over", "winner": m.winner or None,
+                           "pegs": list(m.pegs)})
+        return result
+
+    def do_rolloff(self):
+        self.match.rng = self.ctx.rng
+        player, value = self._apply(self.match.roll_off)
+        self._start_anim("rolloff", TUMBLE_MS)
+        self.emit({"event": "roll", "die": "d6", "for": "roll-off", "player": player,
+                   "value": value})
+        return player, value
+
+    def do_next(self):
+        m = self.match
+        if m.phase == mt.BONUS:
+            self._apply(m.another_turn)
+        else:
+            self._apply(m.start)
+
+    def do_drop(self):
+        m = self.match
+        m.rng = self.ctx.rng
+        self._apply(m.drop)
+        self._start_anim("drop", DROP_MS)
+        # the same words whatever was rolled
+        self.emit({"event": "roll", "die": "d8", "for": "tube", "hidden": True,
+                   "round": m.round, "turn": m.turn})
+
+    def do_peek(self, hold):
+        if self.match.phase != mt.MOVE:
+            raise ModeError("peek while Q*bert moves (then the tube is lifted for both)")
+        self.peeking = bool(hold)
+
+    def do_roll(self):
+        m = self.match
+        m.rng = self.ctx.rng
+        self._apply(m.roll_nasty, self.faces(), self.out_rule())
+        self._start_anim("tumble", TUMBLE_MS)
+        e = {"event": "roll", "die": "character", "for": "nasty", "face": m.face,
+             "characters": [rules.CHARACTERS[c] for c in m.face_chars], "steps": m.steps,
+             "round": m.round, "turn": m.turn}
+        if m.mover >= 0:
+            e["moves"] = rules.CHARACTERS[m.mover]
+        else:
+            e["out"] = True
+            e["turn_lost"] = m.turn_lost
+        self.emit(e)
+
+    def do_choose_step(self, step):
+        m = self.match
+        if not m.choices:
+            raise ModeError("nothing to choose" if m.face else "roll the dice first")
+        i = 0
+        for k in range(len(m.choices)):
+            if m.choices[k] == m.mover:
+                i = k
+        m.choose(m.choices[(i + step) % len(m.choices)])
+
+    def do_pegs(self, delta=None, count=None):
+        m = self.match
+        if count is None:
+            count = m.pegs[m.qbert - 1] + delta if m.qbert else 0
+        return self._apply(m.set_pegs, count)
+
+    def do_fall(self, code, pursuing):
+        m = self.match
+        out = self._apply(m.fall, code, pursuing)
+        self.emit({"event": "fall", "character": rules.CHARACTERS[code],
+                   "pursuing": bool(pursuing), "out": out, "falls": m.falls[code]})
+        return out
+
+    def do_new(self):
+        self.match.new_match()
+        self._ui_reset()
+
+    # -- buttons --------------------------------------------------------------------------
+    def handle(self, kind, button, now_ms):
+        self.now = now_ms
+        self.animate = True
+        if button == B:
+            if kind == PRESS:
+                self.b_long = False
+                return False
+            if kind == LONG:
+                self.b_long = True
+                if self.view == "" and self.match.phase in mt.IN_ROUND:
+                    self.view = REPORT
+                    self.item = 0
+                    return True
+                return False
+            if kind == RELEASE:
+                if self.b_long:
+                    self.b_long = False
+                    return False
+                return self._try(self._short_b)
+            return False
+        if button == A and kind == RELEASE:
+            if self.peeking:
+                self.peeking = False  # let go of A: the tube hides the die again
+                return True
+            return False
+        if kind == PRESS or (kind == REPEAT and button in (UP, DOWN, LEFT, RIGHT)):
+            return self._try(self._press, button)
+        return False
+
+    def _try(self, fn, *args):
+        try:
+            done = fn(*args)
+            if done:
+                self.message = ""
+            return done
+        except ModeError as e:
+            self.message = str(e)
+            self.flash_until = self.now + FLASH_MS
+            return True
+
+    def _press(self, button):
+        v = self.view
+        if v == REPORT:
+            return self._report_press(button)
+        if v == FALL:
+            if button == A:
+                self.do_fall(self.fall_char, True)
+                self.view = REPORT
+                return True
+            return False
+        if v == CONFIRM:
+            if button == A:
+                self.do_new()
+                return True
+            return False
+        if v == LOG_VIEW:
+            return self._log_press(button)
+        m = self.match
+        ph = m.phase
+        if button == UP or button == DOWN:
+            if ph in mt.IN_ROUND or ph == mt.ROUND_OVER:
+                self.do_pegs(1 if button == UP else -1)
+                return True
+            return False
+        if button == A:
+            if ph == mt.ROLLOFF:
+                if m.first:
+                    self.do_next()
+                else:
+                    self.do_rolloff()
+            elif ph == mt.DROP:
+                self.do_drop()
+            elif ph == mt.MOVE:
+                self.do_peek(True)  # held: shows until A is released
+            elif ph == mt.NASTY:
+                self.do_roll()
+            elif ph == mt.REVEAL:
+                self._apply(m.reveal)
+            elif ph == mt.ESCAPE:
+                self._apply(m.end_turn)
+            elif ph == mt.BONUS or ph == mt.ROUND_OVER:
+                self.do_next()
+            elif ph == mt.MATCH_OVER:
+                self.do_new()
+            return True
+        step = 1 if button == RIGHT else -1
+        if ph == mt.NASTY:
+            self.do_choose_step(step)
+            return True
+        if ph == mt.ESCAPE:
+            m.set_escape(spaces=m.used + step)
+            return True
+        if ph == mt.ROUND_OVER or ph == mt.MATCH_OVER or ph == mt.ROLLOFF:
+            self._open_log("")  # at the roll-off: the games before a tie
+            return True
+        return False
+
+    def _short_b(self):
+        v = self.view
+        if v == REPORT:
+            self.view = ""
+            return True
+        if v == FALL:
+            self.do_fall(self.fall_char, False)
+            self.view = REPORT
+            return True
+        if v == CONFIRM:
+            self.view = REPORT
+            return True
+        if v == LOG_VIEW:
+            self.view = self.log_back
+            return True
+        m = self.match
+        ph = m.phase
+        if ph == mt.MOVE:
+            self._apply(m.end_move)
+        elif ph == mt.NASTY:
+            self._apply(m.end_nasty)
+        elif ph == mt.ESCAPE:
+            if not m.escape_moves():
+                raise ModeError("no escape moves left to use")
+            m.set_escape(in_danger=not m.in_danger)
+        elif ph == mt.ROUND_OVER:
+            self._apply(m.resume)
+        else:
+            return False
+        return True
+
+    def _report_press(self, button):
+        n = len(ITEMS)
+        if button == LEFT or button == RIGHT:
+            self.item = (self.item + (1 if button == RIGHT else -1)) % n
+            return True
+        if button != A:
+            return False
+        it = ITEMS[self.item]
+        m = self.match
+        if it == CAPTURED:
+            self.view = ""
+            self._apply(m.captured)
+        elif it == LANDED:
+            self._apply(m.green_ball)
+            self.view = ""
+        elif it == UNDO:
+            self._apply(m.undo_fall)
+        elif it == LOG:
+            self._open_log(REPORT)
+        elif it == NEW:
+            self.view = CONFIRM
+        elif rules.FALLS_TO_OUT[it]:
+            if m.is_out(it):
+                raise ModeError("%s is already out of the game" % rules.TITLES[it])
+            self.fall_char = it
+            self.view = FALL
+        else:
+            self.do_fall(it, False)  # Green Ball and Slick only ever go home
+        return True
+
+    def _open_log(self, back):
+        if not self.match.log:
+            raise ModeError("no rolls yet")
+        self.log_back = back
+        self.log_pos = len(self.match.log) - 1
+        self.view = LOG_VIEW
+
+    def _log_press(self, button):
+        n = len(self.match.log)
+        if button == A:
+            self.view = self.log_back
+            return True
+        step = {LEFT: -1, RIGHT: 1, UP: -10, DOWN: 10}.get(button, 0)
+        pos = min(n - 1, max(0, self.log_pos + step))
+        changed = pos != self.log_pos
+        self.log_pos = pos
+        return changed
+
+    def tick(self, now_ms):
+        changed = False
+        if self.anim:
+            if now_ms >= self.anim_until:
+                self.anim = ""
+                changed = True
+            elif now_ms >= self.next_frame:
+                self.next_frame = now_ms + FRAME_MS
+                changed = True
+        if self.flash_until >= 0 and now_ms >= self.flash_until:
+            self.flash_until = -1
+            changed = True
+        return changed
+
+    # -- protocol -------------------------------------------------------------------------
+    def command(self, action, args, now_ms):
+        self.now = now_ms
+        self.animate = False  # a remote step shows its result at once
+        self.anim = ""
+        m = self.match
+        extra = None
+        if action == "rolloff":
+            player, value = self.do_rolloff()
+            extra = {"player": player, "value": value}
+        elif action == "next":
+            self.do_next()
+        elif action == "drop":
+            self.do_drop()
+        elif action == "peek":
+            hold = _bool(args, "hold")
+            self.do_peek(True if hold is None else hold)
+            if self.peeking:
+                # only the Q*bert player asks for this; it is what holding A shows
+                extra = {"value": m.hidden_roll() or m.tube}
+        elif action == "end_move":
+            self._apply(m.end_move)
+        elif action == "roll":
+            self.do_roll()
+        elif action == "choose":
+            m.choose(_character(args))
+        elif action == "end_nasty":
+            self._apply(m.end_nasty)
+        elif action == "reveal":
+            extra = {"value": self._apply(m.reveal)}
+        elif action == "escape" or action == "end_turn":
+            spaces = _int(args, "spaces")
+            in_danger = _bool(args, "in_danger")
+            if spaces is not None or in_danger is not None or action == "escape":
+                m.set_escape(spaces, in_danger)
+            if action == "end_turn":
+                self._apply(m.end_turn)
+        elif action == "green_ball":
+            self._apply(m.green_ball)
+        elif action == "pegs":
+            delta = _int(args, "delta")
+            count = _int(args, "count")
+            if (delta is None) == (count is None):
+                raise ModeError("give 'delta' (e.g. 1 or -1) or 'count' (0-%d)" % rules.PEGS)
+            if count is None:
+                if not m.qbert:
+                    raise ModeError("no round is being played")
+                count = m.pegs[m.qbert - 1] + delta
+            self.do_pegs(count=count)
+        elif action == "fall":
+            pursuing = _bool(args, "pursuing")
+            if pursuing is None:
+                raise ModeError("'pursuing' (true or false) is required: was it chasing Q*bert?")
+            self.do_fall(_character(args), pursuing)
+        elif action == "undo_fall":
+            self._apply(m.undo_fall)
+        elif action == "captured":
+            self._apply(m.captured)
+        elif action == "resume":
+            self._apply(m.resume)
+        elif action == "log":
+            return self._log_reply(args)
+        elif action == "new":
+            self.do_new()
+        else:
+            return Mode.command(self, action, args, now_ms)
+        if self.view in (FALL, CONFIRM) or (self.view == REPORT and m.phase not in mt.IN_ROUND):
+            self.view = ""
+        d = self.describe()
+        if extra:
+            for k in extra:
+                d[k] = extra[k]
+        return d
+
+    def _log_reply(self, args):
+        m = self.match
+        total = m.log_dropped + len(m.log)
+        start = _int(args, "from")
+        count = _int(args, "count")
+        count = 8 if count is None else count
+        if not 1 <= count <= 16:
+            raise ModeError("'count' is 1 to 16 entries per request")
+        first = m.log_dropped + 1
+        if start is None:
+            start = max(first, total - count + 1)
+        if total and not first <= start <= total:
+            raise ModeError("entries %d to %d are kept" % (first, total))
+        i0 = start - m.log_dropped - 1
+        entries = [m.log_entry(i) for i in range(max(0, i0), min(len(m.log), i0 + count))]
+        return {"total": total, "from": start, "entries": entries}
+
+    # -- state ----------------------------------------------------------------------------
+    def describe(self):
+        d = self.match.public()
+        d["view"] = self.view or d["phase"]
+        d["peeking"] = self.peeking
+        d["settings"] = {"out_rule": self.out_rule(),
+                         "faces": ",".join(rules.face_name(f) for f in self.faces())}
+        if self.message:
+            d["message"] = self.message
+        return d
+
+    def save(self):
+        return {"match": self.match.to_dict()}
+
+    def restore(self, data):
+        if not isinstance(data, dict) or not isinstance(data.get("match"), dict):
+            raise ValueError("saved Q*bert state is not a match")
+        self.match.from_dict(data["match"])
+        self._ui_reset()
+
+    # -- drawing --------------------------------------------------------------------------
+    # The full layout is 16x16 (centred on larger grids): a header row (y 0-4) and two
+    # body lines (y 6-10 and 11-15) of 4 characters or three 5x5 icons.
+    def render(self, canvas, now_ms):
+        canvas.clear()
+        self.c = canvas
+        self.t = now_ms
+        if canvas.width >= 16 and canvas.height >= 16:
+            self.ox = (canvas.width - 16) // 2
+            self.oy = (canvas.height - 16) // 2
+            self._render_full()
+            if self.flash_until >= 0:
+                self._hline(0, 5, 16, RED)
+        else:
+            self.ox = self.oy = 0
+            self._render_small()
+            if self.flash_until >= 0:
+                canvas.pixel(canvas.width - 1, 0, RED)
+        self.c = None
+
+    # drawing in layout coordinates (offset to centre the 16x16 layout)
+    def _text(self, x, y, s, colour):
+        self.c.text(self.ox + x, self.oy + y, s, colour)
+
+    def _right(self, y, s, colour, right=16):
+        self._text(right - self.c.text_width(s), y, s, colour)
+
+    def _centre(self, y, s, colour):
+        self._text((16 - self.c.text_width(s)) // 2, y, s, colour)
+
+    def _icon(self, x, y, name, colour):
+        self.c.icon(self.ox + x, self.oy + y, name, colour)
+
+    def _px(self, x, y, colour):
+        self.c.pixel(self.ox + x, self.oy + y, colour)
+
+    def _hline(self, x, y, w, colour):
+        self.c.hline(self.ox + x, self.oy + y, w, colour)
+
+    def _vline(self, x, y, h, colour):
+        self.c.vline(self.ox + x, self.oy + y, h, colour)
+
+    def _fill(self, x, y, w, h, colour):
+        self.c.fill_rect(self.ox + x, self.oy + y, w, h, colour)
+
+    def _char_icon(self, x, y, code, dim=False, out=False):
+        colour = CHARACTER_COLOURS[code]
+        if dim or out:
+            colour = scale(colour, 1, 3)
+        self._icon(x, y, rules.CHARACTERS[code], colour)
+        if out:
+            self._icon(x, y, "cross", RED)
+
+    def _tumbling(self):
+        return self.anim != "" and self.t < self.anim_until
+
+    def _frame_no(self):
+        return (self.t - self.anim_start) // 80
+
+    def _header(self, icon, colour):
+        m = self.match
+        self._icon(0, 0, icon, colour)
+        q = m.qbert
+        if q:
+            self._right(0, str(m.pegs[q - 1]), PLAYER_COLOURS[q - 1])
+
+    def _render_full(self):
+        v = self.view
+        if v == REPORT:
+            return self._full_report()
+        if v == FALL:
+            return self._full_fall()
+        if v == CONFIRM:
+            self._centre(0, "NEW?", WHITE)
+            self._icon(5, 6, "star", YELLOW)
+            self._yes_no()
+            return
+        if v == LOG_VIEW:
+            return self._full_log()
+        ph = self.match.phase
+        if ph == mt.ROLLOFF:
+            self._full_rolloff()
+        elif ph == mt.DROP or ph == mt.MOVE or ph == mt.REVEAL:
+            self._full_tube()
+        elif ph == mt.NASTY:
+            self._full_nasty()
+        elif ph == mt.ESCAPE:
+            self._full_escape()
+        elif ph == mt.BONUS:
+            self._header("qbert", QBERT_COLOUR)
+            self._icon(0, 6, "green_ball", CHARACTER_COLOURS[rules.GREEN_BALL])
+            self._right(6, str(self.match.tube), ROLL_COLOUR)
+            self._icon(0, 11, "qbert", QBERT_COLOUR)
+            self._right(11, "+1", WHITE)
+        elif ph == mt.ROUND_OVER:
+            self._full_round_over()
+        else:
+            self._full_match_over()
+
+    def _full_rolloff(self):
+        m = self.match
+        r = m.rolloff
+        self._text(0, 0, "P1", PLAYER_COLOURS[0])
+        self._text(9, 0, "P2", PLAYER_COLOURS[1])
+        tumbling = self._tumbling()
+        last = 2 if r[1] else 1
+        for p in (1, 2):
+            x = 1 if p == 1 else 10
+            value = r[p - 1]
+            if tumbling and p == last:
+                value = 1 + self._frame_no() % 6
+            if value:
+                self._icon(x, 6, "pips%d" % value, PLAYER_COLOURS[p - 1])
+            else:
+                self._icon(x, 6, "die", DIM)
+        if tumbling:
+            return
+        if m.rolloff_tied():
+            self._centre(11, "TIE", WHITE)
+        elif m.first:
+            self._icon(1 if m.first == 1 else 10, 11, "qbert", QBERT_COLOUR)
+        else:
+            self._icon(1 if not r[0] else 10, 11, "arrow_up", WHITE)
+
+    def _full_tube(self):
+        m = self.match
+        ph = m.phase
+        self._header("qbert", QBERT_COLOUR)
+        self._vline(5, 6, 10, TUBE_COLOUR)
+        self._vline(10, 6, 10, TUBE_COLOUR)
+        self._hline(5, 15, 6, TUBE_COLOUR)
+        if ph == mt.DROP:
+            self._fill(7, 7, 2, 2, WHITE)  # the die, ready to drop
+            self._icon(0, 8, "arrow_down", WHITE)
+            return
+        if self.anim == "drop" and self.t < self.anim_until:
+            # the die falls to the bottom; the same picture for every roll
+            y = 7 + (self.t - self.anim_start) * 6 // DROP_MS
+            self._fill(7, y, 2, 2, WHITE)
+            return
+        self._hline(5, 6, 6, TUBE_COLOUR)  # the tube is down over the die
+        if m.tube_shown or self.peeking:
+            self._text(7, 9, str(m.tube), ROLL_COLOUR)
+        else:
+            self._fill(6, 7, 4, 8, DIM)
+        if ph == mt.MOVE:
+            self._icon(0, 8, "eye", GREY)          # hold A: peek
+            self._icon(11, 8, "arrow_right", GREY)  # B: Q*bert's move is over
+        else:
+            self._icon(0, 8, "arrow_up", WHITE)     # A: lift the tube
+
+    def _full_nasty(self):
+        m = self.match
+        self._header("coily", CHARACTER_COLOURS[rules.COILY])
+        if self._tumbling():
+            f = self._frame_no()
+            faces = self.faces()
+            self._char_icon(0, 6, faces[f % len(faces)][0])
+            self._icon(11, 6, "pips%d" % (1 + f % 6), WHITE)
+            return
+        if not m.face:
+            self._centre(6, "ROLL", WHITE)
+            self._icon(2, 11, "die", GREY)
+            self._icon(9, 11, "die", GREY)
+            return
+        chars = m.face_chars
+        if len(chars) == 2:
+            for k in (0, 1):
+                c = chars[k]
+                self._char_icon(6 * k, 6, c, dim=c != m.mover and not m.nasty_out,
+                                out=m.is_out(c))
+        else:
+            c = m.mover if m.mover >= 0 else chars[0]
+            self._char_icon(0, 6, c, out=m.is_out(c))
+        self._icon(11, 6, "pips%d" % m.steps, WHITE)
+        if m.nasty_out:
+            self._text(0, 11, "OUT", RED)
+            self._text(13, 11, "B" if m.turn_lost else "A", GREY)
+        else:
+            self._text(0, 11, rules.SHORT[m.mover], CHARACTER_COLOURS[m.mover])
+
+    def _full_escape(self):
+        m = self.match
+        self._header("qbert", QBERT_COLOUR)
+        self._text(0, 6, str(m.tube), ROLL_COLOUR)
+        self._text(4, 6, "-", GREY)
+        self._text(8, 6, str(m.used), WHITE)
+        self._text(12, 6, "=", GREY)
+        left = m.tube - m.used
+        if not left:
+            self._text(0, 11, "0", GREY)
+        elif m.in_danger:
+            self._text(0, 11, str(left), GREEN)
+            self._icon(5, 11, "check", GREEN)   # in danger: escape moves may be used
+        else:
+            self._text(0, 11, str(left), RED)
+            self._icon(5, 11, "cross", RED)     # no danger: they are forfeited
+
+    def _full_round_over(self):
+        m = self.match
+        q = m.qbert
+        if m.round_reason == "captured":
+            self._icon(0, 0, "skull", RED)
+        else:
+            self._icon(0, 0, "star", YELLOW)
+        self._right(0, "R%d" % m.round, WHITE)
+        self._text(0, 6, "P%d" % q, PLAYER_COLOURS[q - 1])
+        self._right(6, str(m.pegs[q - 1]), PLAYER_COLOURS[q - 1])
+        self._text(0, 11, "NEXT" if m.round == 1 else "END", GREY)
+
+    def _full_match_over(self):
+        m = self.match
+        if m.winner:
+            self._text(0, 0, "P%d" % m.winner, PLAYER_COLOURS[m.winner - 1])
+            self._icon(11, 0, "star", YELLOW)
+        else:
+            self._text(0, 0, "TIE", WHITE)  # "play another game"
+            self._icon(11, 0, "die", GREY)
+        for p in (1, 2):
+            y = 1 + 5 * p
+            self._text(0, y, "P%d" % p, PLAYER_COLOURS[p - 1])
+            self._right(y, str(m.pegs[p - 1]), PLAYER_COLOURS[p - 1])
+
+    def _full_report(self):
+        m = self.match
+        it = ITEMS[self.item]
+        if it < len(rules.CHARACTERS):
+            self._centre(0, "FALL", WHITE)
+            self._char_icon(5, 6, it, out=m.is_out(it))
+            need = rules.FALLS_TO_OUT[it]
+            if m.is_out(it):
+                self._centre(11, "OUT", RED)
+            elif need:
+                self._centre(11, "%d/%d" % (m.falls[it], need), WHITE)
+            else:
+                self._centre(11, "HOME", GREY)
+            return
+        self._centre(0, ITEM_LABELS[it], WHITE)
+        name, colour = ITEM_ICONS[it]
+        if it == LANDED:
+            self._icon(2, 6, "qbert", QBERT_COLOUR)
+            self._icon(9, 6, "green_ball", CHARACTER_COLOURS[rules.GREEN_BALL])
+            self._centre(11, "+1", WHITE)
+            return
+        self._icon(5, 6, name, colour)
+        if it == UNDO and m.fall_log:
+            self._char_icon(5, 11, m.fall_log[-1][0])  # the fall it would take back
+        elif it == LOG:
+            self._centre(11, str(m.log_dropped + len(m.log)), GREY)
+
+    def _full_fall(self):
+        c = self.fall_char
+        self._centre(0, rules.SHORT[c], CHARACTER_COLOURS[c])
+        self._char_icon(2, 6, c)
+        self._text(10, 6, "?", WHITE)  # was it pursuing Q*bert?
+        self._yes_no()
+
+    def _yes_no(self):
+        self._text(0, 11, "Y", GREEN)
+        self._text(13, 11, "N", RED)
+
+    def _full_log(self):
+        m = self.match
+        e = m.log[self.log_pos]
+        kind = e[3]
+        if kind == mt.ROLL_OFF:
+            self._text(0, 0, "P%d" % e[5], PLAYER_COLOURS[e[5] - 1])
+        else:
+            self._text(0, 0, "%d.%d" % (e[1], e[2]), GREY)  # round.turn
+        if kind == mt.CHARACTER:
+            face = rules.mask_face(e[6])
+            mover = e[5]
+            for k in range(min(2, len(face))):
+                c = face[k]
+                self._char_icon(6 * k, 6, c, dim=mover >= 0 and c != mover, out=mover < 0)
+            if mover >= 0:
+                self._text(0, 11, rules.SHORT[mover], CHARACTER_COLOURS[mover])
+            else:
+                self._text(0, 11, "OUT", RED)
+            return
+        self._text(0, 6, "D8" if kind == mt.TUBE else "D6", WHITE)
+        if kind == mt.TUBE and e[5] == mt.HIDDEN:
+            self._icon(11, 6, "lock", GREY)  # not revealed yet: never shown
+            return
+        self._right(6, str(e[4]), ROLL_COLOUR)
+        if kind == mt.TUBE:
+            outcome = e[5]
+            if outcome == mt.ESCAPED:
+                self._icon(0, 11, "check", GREEN)
+            elif outcome == mt.FORFEITED:
+                self._icon(0, 11, "cross", RED)
+            elif outcome == mt.GREEN:
+                self._icon(0, 11, "green_ball", CHARACTER_COLOURS[rules.GREEN_BALL])
+            elif outcome == mt.ROUND_END:
+                self._icon(0, 11, "skull", GREY)
+            if e[6] >= 0:
+                self._right(11, str(e[4] - e[6]), GREY)  # escape moves that were left
+
+    # -- small grids (8x8 and the like): one thing at a time ------------------------------
+    def _render_small(self):
+        c = self.c
+        w, h = c.width, c.height
+        m = self.match
+        v = self.view
+        bottom = h - 1
+        if v == REPORT:
+            it = ITEMS[self.item]
+            if it < len(rules.CHARACTERS):
+                self._char_icon(0, 0, it, out=m.is_out(it))
+            else:
+                name, colour = ITEM_ICONS[it]
+                c.icon(0, 0, name, colour)
+            return
+        if v == FALL:
+            self._char_icon(0, 0, self.fall_char)
+            c.pixel(0, bottom, GREEN)
+            c.pixel(w - 1, bottom, RED)
+            return
+        if v == CONFIRM:
+            c.text(0, 0, "N?", WHITE)
+            c.pixel(0, bottom, GREEN)
+            c.pixel(w - 1, bottom, RED)
+            return
+        if v == LOG_VIEW:
+            e = m.log[self.log_pos]
+            if e[3] == mt.CHARACTER:
+                face = rules.mask_face(e[6])
+                self._char_icon(0, 0, e[5] if e[5] >= 0 else face[0], out=e[5] < 0)
+            elif e[3] == mt.TUBE and e[5] == mt.HIDDEN:
+                c.icon(0, 0, "lock", GREY)
+            else:
+                c.text(0, 0, str(e[4]), WHITE)
+            return
+        ph = m.phase
+        q = m.qbert
+        if ph == mt.ROLLOFF:
+            r = m.rolloff
+            for p in (1, 2):
+                col = PLAYER_COLOURS[p - 1]
+                if r[p - 1]:
+                    c.text(4 * (p - 1), 0, str(r[p - 1]), col)
+                else:
+                    c.text(4 * (p - 1), 0, "-", scale(col, 1, 4))  # still to roll
+            if m.rolloff_tied():
+                c.hline(0, bottom, w, WHITE)
+            elif m.first:
+                c.pixel(4 * (m.first - 1) + 1, bottom, QBERT_COLOUR)
+        elif ph == mt.DROP or ph == mt.MOVE or ph == mt.REVEAL:
+            x0 = max(0, w // 2 - 3)
+            c.vline(x0, 0, h, TUBE_COLOUR)
+            c.vline(x0 + 5, 0, h, TUBE_COLOUR)
+            c.hline(x0, bottom, 6, TUBE_COLOUR)
+            if ph == mt.DROP:
+                c.fill_rect(x0 + 2, 0, 2, 2, WHITE)
+            elif self.anim == "drop" and self.t < self.anim_until:
+                c.fill_rect(x0 + 2, (self.t - self.anim_start) * (h - 3) // DROP_MS, 2, 2,
+                            WHITE)
+            else:
+                c.hline(x0, 0, 6, WHITE if ph == mt.REVEAL else TUBE_COLOUR)
+                if m.tube_shown or self.peeking:
+                    c.text(x0 + 1, 1, str(m.tube), ROLL_COLOUR)
+                else:
+                    c.fill_rect(x0 + 1, 1, 4, h - 2, DIM)
+        elif ph == mt.NASTY:
+            if not m.face or self._tumbling():
+                c.icon(0, 0, "die", GREY)
+                return
+            mover = m.mover if m.mover >= 0 else m.face_chars[0]
+            self._char_icon(0, 0, mover, out=m.nasty_out)
+            c.text(5, 0, str(m.steps), WHITE)
+            if m.nasty_out:
+                c.hline(0, bottom, w, RED)
+            elif m.choices:
+                for k in range(len(m.choices)):
+                    col = CHARACTER_COLOURS[m.choices[k]]
+                    c.pixel(2 * k, bottom, col if m.choices[k] == mover else scale(col, 1, 4))
+        elif ph == mt.ESCAPE:
+            left = m.tube - m.used
+            c.text(0, 0, str(left), GREEN if m.in_danger else RED if left else GREY)
+            c.text(4, 0, str(m.tube), ROLL_COLOUR)
+            if left:
+                c.hline(0, bottom, w, GREEN if m.in_danger else RED)
+        elif ph == mt.BONUS:
+            c.icon(0, 0, "green_ball", CHARACTER_COLOURS[rules.GREEN_BALL])
+        elif ph == mt.ROUND_OVER:
+            c.text(0, 0, str(m.pegs[q - 1]), PLAYER_COLOURS[q - 1])
+            c.hline(0, bottom, w, RED if m.round_reason == "captured" else YELLOW)
+        else:
+            if m.winner:
+                c.text(0, 0, str(m.pegs[m.winner - 1]), PLAYER_COLOURS[m.winner - 1])
+                c.hline(0, bottom, w, PLAYER_COLOURS[m.winner - 1])
+            else:
+                c.text(0, 0, "=", WHITE)
