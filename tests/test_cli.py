@@ -1,5 +1,6 @@
 """The boardside command's help texts and error exits."""
 
+import json
 import subprocess
 import sys
 
@@ -45,3 +46,95 @@ def test_sim_pty_without_headless_is_refused():
 def test_sim_with_missing_hardware_file():
     r = run("sim", "--hardware", "no-such.json", "--png", "x.png")
     assert r.returncode == 2 and "no such hardware file" in r.stderr
+
+
+# -- the board commands: error exits without a board ------------------------------------
+@pytest.mark.parametrize("args, message", [
+    (["act", "roll", "--args", "{not json", "--port", "/dev/null"], "not valid JSON"),
+    (["act", "roll", "--args", "[1, 2]", "--port", "/dev/null"], "must be a JSON object"),
+    (["roll", "--args", "3", "--port", "/dev/null"], "must be a JSON object"),
+    (["press", "jump", "--port", "/dev/null"], "no button 'jump'"),
+    (["state", "--port", "/dev/no-such-port"], "no such port"),
+    (["deploy", "--hardware", "no-such.json", "--port", "/dev/null"], "no such hardware file"),
+    (["deploy", "--source", "/", "--port", "/dev/null"], "no main.py in /"),
+    (["install-micropython", "--uf2", "no-such.uf2"], "no such file"),
+])
+def test_usage_errors_exit_2(args, message):
+    r = run(*args)
+    assert r.returncode == 2, r.stderr
+    assert message in r.stderr
+
+
+def test_deploy_checks_the_hardware_file_first(tmp_path):
+    bad = tmp_path / "hw.json"
+    bad.write_text('{"leds": {"pin": 25}}')
+    r = run("deploy", "--hardware", str(bad), "--port", "/dev/null")
+    assert r.returncode == 2 and "leds.pin" in r.stderr
+
+
+def test_install_needs_a_uf2_argument():
+    r = run("install-micropython")
+    assert r.returncode == 2 and "--uf2" in r.stderr
+
+
+# -- the board commands against the simulator's pty ------------------------------------
+@pytest.fixture
+def live(tmp_path):
+    from simpty import LiveBoard
+    with LiveBoard(flash_dir=str(tmp_path / "flash"), seed=7) as lb:
+        yield lb
+
+
+def cli_run(capsys, *args):
+    from boardside_host import cli
+    code = cli.main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_talking_to_the_simulator(live, capsys, tmp_path):
+    p = ["--port", live.path]
+    code, out, err = cli_run(capsys, "state", *p)
+    assert code == 0 and json.loads(out)["screen"] == "menu"
+    code, out, err = cli_run(capsys, "roll", *p)
+    assert code == 1 and "no mode is open" in err and "boardside mode NAME" in err
+    assert cli_run(capsys, "mode", "dice", *p)[0] == 0
+    code, out, err = cli_run(capsys, "act", "choose", "--args", '{"sides": 20}', *p)
+    assert code == 0 and json.loads(out.splitlines()[0])["die"] == "d20"
+    code, out, err = cli_run(capsys, "roll", *p)
+    assert code == 0
+    rolled = json.loads(out.splitlines()[0])["results"]
+    assert 1 <= rolled[0] <= 20
+    assert 'event: {"event": "roll"' in out
+    code, out, err = cli_run(capsys, "reveal", *p)
+    assert code == 0 and json.loads(out)["results"] == rolled
+    code, out, err = cli_run(capsys, "act", "fly", *p)
+    assert code == 1 and "has no action 'fly'" in err and "roll" in err
+    assert cli_run(capsys, "press", "menu", *p)[0] == 0  # MENU goes back to the menu
+    assert json.loads(cli_run(capsys, "state", *p)[1])["screen"] == "menu"
+
+
+def test_frame_and_monitor(live, capsys, tmp_path):
+    p = ["--port", live.path]
+    code, out, err = cli_run(capsys, "frame", "--ascii", *p)
+    assert code == 0 and "#" in out and len(out.splitlines()) == 16
+    code, out, err = cli_run(capsys, "frame", *p)
+    assert code == 0 and "\x1b[38;2;" in out
+    png = tmp_path / "f.png"
+    assert cli_run(capsys, "frame", "--png", str(png), *p)[0] == 0
+    from PIL import Image
+    assert Image.open(png).size == (256, 256)
+    code, out, err = cli_run(capsys, "monitor", "--for", "0.3", "--ascii", *p)
+    assert code == 0 and "screen: menu" in out and "#" in out
+
+
+def test_a_board_left_at_the_repl_is_explained(live, capsys):
+    with live.paused() as board:
+        board.write_serial(b"\x03")  # as mpremote does
+        board.advance(20)
+    code, out, err = cli_run(capsys, "state", "--port", live.path, "--timeout", "0.5")
+    assert code == 1 and "MicroPython prompt" in err and "boardside reset" in err
+    code, out, err = cli_run(capsys, "reset", "--port", live.path)
+    assert code == 0, err
+    code, out, err = cli_run(capsys, "state", "--port", live.path)
+    assert code == 0 and json.loads(out)["screen"] == "menu"

@@ -1,6 +1,7 @@
 """The subcommands of `boardside`. TABLE maps a name to (function, help, arguments)."""
 
 import os
+import sys
 
 
 from boardside_host.errors import CommandError
@@ -23,6 +24,9 @@ def args_sim(p):
                    help="folder that holds the simulated board's flash filesystem; kept "
                         "between runs (default: a fresh temporary folder)")
     p.add_argument("--seed", type=int, help="seed the dice for a reproducible run")
+    p.add_argument("--blank", action="store_true",
+                   help="a board with only MicroPython on it (an empty --flash folder "
+                        "stays empty), ready for 'boardside deploy --port PTY'")
     p.add_argument("--png", metavar="FILE",
                    help="boot, run --for seconds of device time headless, save the "
                         "frame as a PNG and exit")
@@ -39,7 +43,8 @@ def do_sim(args):
     if args.hardware and not os.path.exists(args.hardware):
         raise _error("no such hardware file: %s" % args.hardware, 2)
     try:
-        board = SimBoard(hardware_file=args.hardware, flash_dir=args.flash, seed=args.seed)
+        board = SimBoard(hardware_file=args.hardware, flash_dir=args.flash, seed=args.seed,
+                         blank=args.blank)
     except HardwareError as e:
         raise _error(str(e), 2)
     try:
@@ -62,3 +67,32 @@ TABLE = {
             args_sim),
 }
 
+
+# the commands that work with a board or the simulator's pty (boardcmds.py)
+from boardside_host import boardcmds  # noqa: E402
+
+TABLE.update(boardcmds.TABLE)
+
+
+# -- log ------------------------------------------------------------------------------------
+def args_log(p):
+    p.add_argument("--max", type=int, default=4096, metavar="CHARS",
+                   help="at most this many characters from the end (default and most: 4096)")
+    boardcmds.add_port(p)
+
+
+def do_log(args):
+    """The board's crash log over the protocol; at the REPL: mpremote fs cat :log.txt"""
+    try:
+        reply = boardcmds._ask(args, {"cmd": "log", "max": args.max}, show=False)
+    except CommandError as e:
+        raise _error("%s\n(with the board at the REPL: mpremote fs cat :log.txt)" % e, e.code)
+    text = reply.get("log", "")
+    if not text:
+        print("(the log is empty: nothing has crashed)")
+    else:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return 0
+
+
+TABLE["log"] = (do_log, "print the board's crash log (tracebacks of what went wrong)", args_log)

@@ -40,13 +40,13 @@ def frame_to_png(frame, path, scale=16):
     from PIL import Image, ImageDraw
     h = len(frame)
     w = len(frame[0]) if h else 0
-    img = Image.new("RGB", (w * scale, h * scale), (12, 12, 12))
+    img = Image.new("RGB", (w * scale, h * scale), (8, 8, 8))
     draw = ImageDraw.Draw(img)
     pad = max(1, scale // 8)
     for y in range(h):
         for x in range(w):
             c = visible_rgb(frame[y][x])
-            fill = c if any(c) else (30, 30, 30)
+            fill = c if any(c) else (22, 22, 22)
             draw.ellipse((x * scale + pad, y * scale + pad, (x + 1) * scale - pad - 1,
                           (y + 1) * scale - pad - 1), fill=fill)
     img.save(path)

@@ -1,101 +1,32 @@
 """SimBoard: one simulated boardside device.
 
-The firmware's main.py runs in a thread of its own, exactly as on the board,
-with stand-in hardware modules. Time is virtual: the device thread runs only
-until it calls ``time.sleep_ms``, and the host decides when that sleep ends
-(``advance``). Runs are therefore deterministic and much faster than real time.
+The firmware's main.py runs from the board's flash in a thread of its own,
+exactly as on the board, with stand-in hardware modules; when it ends (Ctrl-C,
+safe mode, a crash) the thread serves MicroPython's REPL on the serial port
+(sim/repl.py), so mpremote can work with the simulated board. Time is virtual:
+the device thread runs only until it calls ``time.sleep_ms`` or waits for serial
+input, and the host decides when that ends (``advance``). Runs are therefore
+deterministic and much faster than real time.
 """
 
-import builtins
+import contextlib
 import os
 import random
 import shutil
-import sys
 import tempfile
 import threading
-import traceback
-import types
 
-import boardside
 from boardside import gridmap, hardware
 from boardside.events import BUTTONS
-from boardside_host import paths
-from boardside_host.sim import fakes
+from boardside_host import build, paths
+from boardside_host.sim import fakes, repl
+from boardside_host.sim.flashimport import SHELL_PACKAGE
 
-SHELL_PACKAGE = "boardside.device"
+WAITING_FOR_INPUT = 1 << 62  # a wake-up time that only serial input brings forward
 
 
 class DeviceCrashed(RuntimeError):
     """The firmware raised an exception that reached the top of main.py."""
-
-
-class _Sandbox:
-    """Builtins and imports for code that runs 'on the board'."""
-
-    def __init__(self, board):
-        self.board = board
-        self.fakes = {}
-        self.modules = {}
-        b = dict(vars(builtins))
-        b["__import__"] = self.import_
-        b["open"] = board.flash.open
-        b["print"] = self.print_
-        self.builtins = b
-
-    def print_(self, *args, sep=" ", end="\n", file=None):
-        text = sep.join(str(a) for a in args) + end
-        (file or self.fake("sys").stdout).write(text)
-
-    def fake(self, name):
-        m = self.fakes.get(name)
-        if m is None:
-            m = fakes.FACTORIES[name](self.board)
-            self.fakes[name] = m
-        return m
-
-    def load_shell(self, name):
-        """Execute a device-shell module from the firmware source with sandbox builtins."""
-        m = self.modules.get(name)
-        if m is not None:
-            return m
-        rel = name.replace(".", os.sep)
-        base = os.path.join(self.board.firmware_dir, rel)
-        path = os.path.join(base, "__init__.py") if os.path.isdir(base) else base + ".py"
-        m = types.ModuleType(name)
-        m.__file__ = path
-        m.__builtins__ = self.builtins
-        if path.endswith("__init__.py"):
-            m.__path__ = [base]
-        self.modules[name] = m
-        with open(path) as f:
-            code = compile(f.read(), path, "exec")
-        exec(code, m.__dict__)
-        return m
-
-    def import_(self, name, globals=None, locals=None, fromlist=(), level=0):
-        if level == 0 and name in fakes.FACTORIES:
-            return self.fake(name)
-        if level == 0 and (name == SHELL_PACKAGE or name.startswith(SHELL_PACKAGE + ".")):
-            m = self.load_shell(name)
-            if fromlist:
-                for attr in fromlist:
-                    if not hasattr(m, attr):
-                        setattr(m, attr, self.load_shell(name + "." + attr))
-                return m
-            return self.top_package()
-        return builtins.__import__(name, globals, locals, fromlist, level)
-
-    def top_package(self):
-        """'boardside' as main.py sees it: the real package, but .device is the shell."""
-        sandbox = self
-
-        class _Top(types.ModuleType):
-            def __getattr__(self, attr):
-                if attr == "device":
-                    return sandbox.load_shell(SHELL_PACKAGE)
-                return getattr(boardside, attr)
-
-        return _Top("boardside")
 
 
 class SimBoard:
@@ -103,14 +34,18 @@ class SimBoard:
     read frames and serial output.
 
     hardware_file: path of the hardware description (default: the project's).
-    flash_dir: folder holding the board's filesystem (default: a fresh temp folder
-    with main.py-equivalent boot and hardware.json, as after a deploy).
+    flash_dir: folder holding the board's filesystem (default: a fresh temp folder).
+    A flash without main.py gets this checkout's firmware and the hardware file, laid
+    out as a deploy does (package as source), like a board from the factory.
+    blank: leave the flash as it is: with no main.py the board only runs
+    MicroPython's REPL, ready for ``boardside deploy``.
     seed: seed of the device's random generator (the board seeds from entropy).
     """
 
     POLL_STEP_MS = 1
 
-    def __init__(self, hardware_file=None, flash_dir=None, seed=None, entropy_seed=None):
+    def __init__(self, hardware_file=None, flash_dir=None, seed=None, entropy_seed=None,
+                 blank=False):
         self.hardware_file = hardware_file or paths.default_hardware_file()
         self.firmware_dir = paths.firmware_dir()
         self._own_flash = flash_dir is None
@@ -118,7 +53,9 @@ class SimBoard:
             flash_dir = tempfile.mkdtemp(prefix="boardside-flash-")
         os.makedirs(flash_dir, exist_ok=True)
         self.flash = fakes.Flash(flash_dir)
-        if not os.path.exists(self.flash.real("hardware.json")):
+        if not blank and not os.path.exists(self.flash.real("main.py")):
+            build.install_local(self.flash.root, self.firmware_dir, self.hardware_file)
+        if not blank and not os.path.exists(self.flash.real("hardware.json")):
             shutil.copyfile(self.hardware_file, self.flash.real("hardware.json"))
         with open(self.hardware_file) as f:
             self.hw = hardware.load(f.read())
@@ -148,21 +85,33 @@ class SimBoard:
         self._to_device = threading.Semaphore(0)
         self._to_host = threading.Semaphore(0)
         self.error = None
-        self.running = False
+        self.running = False  # main.py is running (not the REPL)
+        self.powered = False  # the device thread is alive
+        self._waiting_input = False
+        self._kbd = False  # Ctrl-C interrupts (only while Python code runs)
+        self.sandbox = None
         self.watchdog_timeout = None
         self.watchdog_last = 0
+        self.timers = []  # machine.Timer objects armed on the device (fakes.py)
+        self._reset_pending = False  # the watchdog bit: reset at the next wake-up
         self.boots = 0
         self.on_output = None  # callback(bytes) for the pty bridge
 
     # -- the device thread ---------------------------------------------------------
     def boot(self, settle_ms=50):
-        """Power on: run main.py from the firmware until it first sleeps."""
+        """Power on: run main.py from the flash until it first sleeps or waits."""
         self._stop = False
         self._interrupt = False
         self.error = None
         self.running = True
+        self.powered = True
         self.boots += 1
-        self.sandbox = _Sandbox(self)
+        # a thread that ended (shutdown, a power cut) released the host once more
+        # than anyone waited: drop that, or the next wait would not wait
+        while self._to_host.acquire(blocking=False):
+            pass
+        while self._to_device.acquire(blocking=False):
+            pass
         self._thread = threading.Thread(target=self._device_main, daemon=True,
                                         name="boardside-device")
         self._thread.start()
@@ -172,22 +121,13 @@ class SimBoard:
         return self
 
     def _device_main(self):
-        path = os.path.join(self.firmware_dir, "main.py")
-        g = {"__name__": "__main__", "__file__": "main.py", "__builtins__": self.sandbox.builtins}
         try:
-            with open(path) as f:
-                code = compile(f.read(), "main.py", "exec")
-            exec(code, g)
+            repl.device_life(self)
         except fakes.Interrupt:
             pass
-        except KeyboardInterrupt:
-            self._serial_out(b"Traceback (most recent call last):\nKeyboardInterrupt\n")
-        except BaseException as e:  # what the board prints before dropping to the REPL
-            self.error = e
-            self._serial_out(("".join(traceback.format_exception(type(e), e,
-                                                                 e.__traceback__))).encode())
         finally:
             self.running = False
+            self.powered = False
             self._wake_at = None
             self._to_host.release()
 
@@ -201,7 +141,45 @@ class SimBoard:
         self._to_device.acquire()
         if self._stop:
             raise fakes.Interrupt()
+        self._check_reset()
         self._check_interrupt()
+
+    def _device_wait_input(self):
+        """The REPL waits for a byte: hand control back until the host sends one."""
+        if threading.current_thread() is not self._thread:
+            return
+        self._waiting_input = True
+        self._wake_at = WAITING_FOR_INPUT
+        self._to_host.release()
+        self._to_device.acquire()
+        self._waiting_input = False
+        if self._stop:
+            raise fakes.Interrupt()
+        self._check_reset()
+
+    def serial_getc(self):
+        """The next byte from the host (blocking, in device time)."""
+        while True:
+            with self._rx_lock:
+                if self._rx:
+                    c = self._rx[0]
+                    del self._rx[0]
+                    return c
+            self._device_wait_input()
+
+    @contextlib.contextmanager
+    def interruptible(self):
+        """Python code runs: Ctrl-C from the host raises KeyboardInterrupt in it."""
+        with self._rx_lock:
+            self.interrupt_char = 3
+            self._interrupt = False
+            self._kbd = True
+        try:
+            yield
+        finally:
+            with self._rx_lock:
+                self._kbd = False
+                self._interrupt = False
 
     def _check_interrupt(self):
         if self._interrupt and threading.current_thread() is self._thread:
@@ -210,22 +188,73 @@ class SimBoard:
 
     def _device_reset(self, hard):
         self.reset_cause = 3 if hard else 1
-        raise fakes.Interrupt()
+        raise fakes.HardReset() if hard else fakes.SoftReset()
+
+    def after_hard_reset(self):
+        """machine.reset(): the chip restarts; buttons and flash stay as they are."""
+        self.watchdog_timeout = None
+        with self._rx_lock:
+            self._rx.clear()
+
+    def _check_reset(self):
+        if self._reset_pending:
+            self._reset_pending = False
+            raise fakes.HardReset()
+
+    def _next_wake(self):
+        if self._waiting_input and self._rx:
+            return self.clock_ms
+        return self._wake_at
 
     def advance(self, ms):
         """Let ``ms`` milliseconds of virtual time pass."""
         target = self.clock_ms + int(ms)
-        while self.running and self._wake_at is not None and self._wake_at <= target:
-            self.clock_ms = max(self.clock_ms, self._wake_at)
-            self._check_watchdog()
-            if not self.running:
+        while self.powered:
+            wake = self._next_wake()
+            if wake is None or wake > target:
+                if self._run_hardware(target):
+                    continue  # a timer ran, or the watchdog reset the board
                 break
+            if self._run_hardware(wake):
+                continue  # a timer or the watchdog came first
+            self.clock_ms = max(self.clock_ms, wake)
+            self._check_watchdog()
             self._to_device.release()
             self._to_host.acquire()
-        if self.running or self.clock_ms < target:
-            self.clock_ms = max(self.clock_ms, target)
+        self._run_hardware(target)
+        self.clock_ms = max(self.clock_ms, target)
         self._check_watchdog()
         return self
+
+    def _run_hardware(self, until):
+        """Fire the timers and the watchdog due up to ``until``, each at its own
+        virtual time. Returns True if anything happened."""
+        happened = False
+        while True:
+            # a timer made before the last reset went with the RAM it lived in
+            self.timers = [t for t in self.timers
+                           if t.sandbox is self.sandbox and t.due is not None]
+            due = min((t.due for t in self.timers), default=None)
+            bite = None
+            if self.watchdog_timeout is not None:
+                bite = self.watchdog_last + self.watchdog_timeout + 1
+            if bite is not None and bite <= until and (due is None or bite < due):
+                self.clock_ms = max(self.clock_ms, bite)
+                self._check_watchdog()
+                return True
+            if due is None or due > until:
+                return happened
+            self.clock_ms = max(self.clock_ms, due)
+            for t in [t for t in self.timers if t.due == due]:
+                t.due = due + t.period_ms if t.mode == t.PERIODIC else None
+                try:
+                    t.callback(t)
+                except Exception as e:  # as MicroPython: report, and the timer stops
+                    from boardside_host.sim.flashimport import format_exception
+                    t.deinit()
+                    self._serial_out(("Uncaught exception in Timer callback\r\n%s"
+                                      % format_exception(e)).encode())
+            happened = True
 
     def run_until(self, predicate, timeout_ms=5000, step_ms=5):
         waited = 0
@@ -238,7 +267,7 @@ class SimBoard:
 
     def shutdown(self):
         """Power off: stop the device thread."""
-        if self._thread is not None and self.running:
+        if self._thread is not None and self.powered:
             self._stop = True
             self._to_device.release()
             self._thread.join(timeout=5)
@@ -253,6 +282,8 @@ class SimBoard:
         self.held = {b: False for b in BUTTONS}
         self.reset_cause = 1
         self.watchdog_timeout = None
+        self.timers = []
+        self._reset_pending = False
         return self.boot(settle_ms)
 
     def close(self):
@@ -292,7 +323,12 @@ class SimBoard:
                 and self.clock_ms - self.watchdog_last > self.watchdog_timeout):
             self.counters["watchdog_resets"] = self.counters.get("watchdog_resets", 0) + 1
             self.watchdog_timeout = None
-            self.reset_cause = 3
+            self.reset_cause = 3  # machine.WDT_RESET
+            if self.powered and threading.current_thread() is not self._thread:
+                # the device thread is parked in a sleep or a read: it resets there
+                self._reset_pending = True
+                self._to_device.release()
+                self._to_host.acquire()
 
     # -- buttons ------------------------------------------------------------------------
     def pin_level(self, pin, pull):
@@ -337,7 +373,7 @@ class SimBoard:
             data = data.encode()
         with self._rx_lock:
             for b in data:
-                if b == self.interrupt_char:
+                if b == self.interrupt_char and self._kbd:
                     self._interrupt = True
                     self._rx.clear()
                 else:
@@ -357,11 +393,11 @@ class SimBoard:
         if self.on_output is not None:
             self.on_output(data)
 
-    def read_serial(self):
-        """Everything the device has sent since the last read."""
+    def read_serial(self, raw=False):
+        """Everything the device has sent since the last read (bytes with raw)."""
         data = bytes(self._tx)
         self._tx.clear()
-        return data.decode("utf-8", "replace")
+        return data if raw else data.decode("utf-8", "replace")
 
     def request(self, req, timeout_ms=2000):
         """Send one protocol request (dict or raw line) and return the parsed reply;
@@ -417,6 +453,8 @@ class SimBoard:
         off = {"RGB": (0, 1, 2), "RBG": (0, 2, 1), "GRB": (1, 0, 2), "GBR": (2, 0, 1),
                "BRG": (1, 2, 0), "BGR": (2, 1, 0)}[self.hw.color_order]
         j = index * 3
+        if j + 3 > len(self.last_leds):
+            return (0, 0, 0)  # a hardware.json on the flash that names fewer LEDs
         return (self.last_leds[j + off[0]], self.last_leds[j + off[1]],
                 self.last_leds[j + off[2]])
 
@@ -436,7 +474,7 @@ class SimBoard:
 
     @property
     def device(self):
-        m = self.sandbox.modules.get(SHELL_PACKAGE)
+        m = self.sandbox.modules.get(SHELL_PACKAGE) if self.sandbox is not None else None
         return getattr(m, "current", None) if m else None
 
     @property

@@ -5,6 +5,7 @@ chain, its serial port and its flash folder. They implement only what the
 firmware uses, with MicroPython's semantics (ticks wrap, sleep_ms yields).
 """
 
+import errno
 import os as host_os
 import types
 
@@ -14,6 +15,41 @@ TICKS_MAX = TICKS_PERIOD - 1
 
 class Interrupt(BaseException):
     """Raised in the device thread to stop it for good (the simulator closes)."""
+
+
+class SoftReset(BaseException):
+    """machine.soft_reset(): the board clears its RAM and starts over (sim/repl.py)."""
+
+
+class PowerCut(Interrupt):
+    """Raised by a Flash write hook: the power fails at this write step and the
+    board stops dead. ``keep`` bytes of the data being written still reach the
+    flash (a torn write); then the file is left as it is."""
+
+    def __init__(self, keep=0):
+        Interrupt.__init__(self, keep)
+        self.keep = keep
+
+
+class HardReset(BaseException):
+    """machine.reset() or the watchdog: as a power cycle, but the USB port stays open."""
+
+
+def board_oserror(e):
+    """The OSError MicroPython raises for a failed filesystem call: the errno and its
+    name ("[Errno 2] ENOENT"), never the host's path."""
+    code = e.errno if isinstance(e, OSError) and e.errno else errno.EIO
+    return OSError(code, errno.errorcode.get(code, str(code)))
+
+
+def _flash_call(fn):
+    def call(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except OSError as e:
+            raise board_oserror(e) from None
+    call.__name__ = fn.__name__
+    return call
 
 
 # -- time ----------------------------------------------------------------------
@@ -139,11 +175,60 @@ def make_machine(board):
     def freq(hz=None):
         return 125_000_000
 
-    m.Pin, m.WDT, m.PWM = Pin, WDT, PWM
+    class Timer:
+        """rp2 machine.Timer: only the soft timer -1. Callbacks run at their virtual
+        times (SimBoard.advance); a timer lives in the RAM it was made in, so a
+        soft or hard reset (a new sandbox) deinitialises it, as on the board."""
+        ONE_SHOT = 0
+        PERIODIC = 1
+
+        def __init__(self, id=-1, **kwargs):
+            if id != -1:
+                raise ValueError("Timer doesn't exist")
+            self.sandbox = board.sandbox
+            self.due = None
+            if kwargs:
+                self.init(**kwargs)
+
+        def init(self, mode=1, callback=None, period=0xFFFFFFFF, tick_hz=1000, freq=None):
+            self.mode = mode
+            self.callback = callback
+            self.period_ms = max(1, int(1000 / freq) if freq else period * 1000 // tick_hz)
+            self.due = board.clock_ms + self.period_ms
+            if self not in board.timers:
+                board.timers.append(self)
+
+        def deinit(self):
+            self.due = None
+            if self in board.timers:
+                board.timers.remove(self)
+
+    m.Pin, m.WDT, m.PWM, m.Timer = Pin, WDT, PWM, Timer
+    m.mem32 = Mem32(board)
     m.reset, m.soft_reset, m.unique_id, m.freq = reset, soft_reset, unique_id, freq
     m.reset_cause = lambda: board.reset_cause
     m.PWRON_RESET, m.WDT_RESET = 1, 3
     return m
+
+
+WATCHDOG_CTRL = (0x40058000, 0x400D8000)  # RP2040, RP2350
+WATCHDOG_ENABLE = 1 << 30
+
+
+class Mem32:
+    """machine.mem32: only the watchdog's CTRL register reads as something (its
+    ENABLE bit is set while the simulated watchdog runs); the rest reads 0."""
+
+    def __init__(self, board):
+        self.board = board
+
+    def __getitem__(self, address):
+        if address in WATCHDOG_CTRL and self.board.watchdog_timeout is not None:
+            return WATCHDOG_ENABLE
+        return 0
+
+    def __setitem__(self, address, value):
+        raise OSError("the simulator does not write hardware registers")
 
 
 # -- neopixel --------------------------------------------------------------------
@@ -209,7 +294,12 @@ class SerialOut:
 
     def write(self, s):
         if isinstance(s, str):
+            n = len(s)
+            if getattr(self.board, "cook_output", False):
+                s = s.replace("\n", "\r\n")  # as the board's REPL does for a terminal
             s = s.encode()
+            self.board._serial_out(s)
+            return n
         self.board._serial_out(bytes(s))
         return len(s)
 
@@ -222,8 +312,11 @@ def make_sys(board):
     m.stdin = SerialIn(board)
     m.stdout = SerialOut(board)
     m.stderr = m.stdout
+    # _mpy: .mpy version 6.3 for the armv6m architecture, as on the rp2 port
     m.implementation = types.SimpleNamespace(name="micropython", version=(1, 27, 0),
-                                             _machine="boardside simulator with RP2040")
+                                             _machine="boardside simulator with RP2040",
+                                             _mpy=6 | (3 << 8) | (4 << 10))
+    m.argv = []
     m.platform = "rp2"
     m.version = "3.4.0; MicroPython v1.27.0 (boardside simulator)"
     m.maxsize = (1 << 30) - 1
@@ -285,10 +378,13 @@ def make_os(board):
         return sorted(host_os.listdir(flash.real(path)))
 
     def ilistdir(path=""):
+        entries = []
         for name in listdir(path):
             full = host_os.path.join(flash.real(path), name)
             kind = 0x4000 if host_os.path.isdir(full) else 0x8000
-            yield (name, kind, 0, host_os.path.getsize(full) if kind == 0x8000 else 0)
+            entries.append((name, kind, 0,
+                            host_os.path.getsize(full) if kind == 0x8000 else 0))
+        return iter(entries)
 
     def stat(path):
         st = host_os.stat(flash.real(path))
@@ -329,7 +425,7 @@ def make_os(board):
 
     for f in (urandom, listdir, ilistdir, stat, remove, rename, mkdir, rmdir, statvfs, sync,
               uname, getcwd, chdir):
-        setattr(m, f.__name__, f)
+        setattr(m, f.__name__, _flash_call(f))
     m.sep = "/"
     return m
 
@@ -368,12 +464,21 @@ class Flash:
         if self.write_hook is not None:
             self.write_hook(step, path)
 
+    def isdir(self, path):
+        return host_os.path.isdir(self.real(path))
+
+    def isfile(self, path):
+        return host_os.path.isfile(self.real(path))
+
     def open(self, path, mode="r", *args, **kwargs):
         real = self.real(path)
-        if any(c in mode for c in "wax+"):
-            self.before_write("open", path)
-            return FlashFile(self, path, open(real, mode, *args, **kwargs))
-        return open(real, mode, *args, **kwargs)
+        try:
+            if any(c in mode for c in "wax+"):
+                self.before_write("open", path)
+                return FlashFile(self, path, open(real, mode, *args, **kwargs))
+            return open(real, mode, *args, **kwargs)
+        except OSError as e:
+            raise board_oserror(e) from None
 
 
 class FlashFile:
@@ -385,7 +490,13 @@ class FlashFile:
         self.f = f
 
     def write(self, data):
-        self.flash.before_write("write", self.path)
+        try:
+            self.flash.before_write("write", self.path)
+        except PowerCut as cut:
+            if cut.keep:
+                self.f.write(data[:cut.keep])
+            self.f.close()
+            raise
         return self.f.write(data)
 
     def __getattr__(self, name):
@@ -440,10 +551,23 @@ def make_micropython(board):
     return m
 
 
+def make_vfs(board):
+    m = types.ModuleType("vfs")
+
+    class VfsLfs2:
+        def __repr__(self):
+            return "<VfsLfs2>"
+
+    root = VfsLfs2()
+    m.VfsLfs2 = VfsLfs2
+    m.mount = lambda *a, **k: [(root, "/")] if not a else None
+    return m
+
+
 FACTORIES = {
     "time": make_time, "utime": make_time, "machine": make_machine, "neopixel": make_neopixel,
     "sys": make_sys, "select": make_select, "uselect": make_select, "os": make_os,
     "uos": make_os, "random": make_random, "urandom": make_random, "gc": make_gc,
-    "micropython": make_micropython,
+    "micropython": make_micropython, "vfs": make_vfs,
 }
 

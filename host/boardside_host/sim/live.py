@@ -113,15 +113,30 @@ class PtyBridge:
         os.set_blocking(self.master, False)
         self.path = os.ttyname(self.slave)
         self._stop = False
+        self._input = threading.Event()
         board.on_output = self._to_host
         self._thread = threading.Thread(target=self._from_host, daemon=True)
         self._thread.start()
 
     def _to_host(self, data):
-        try:
-            os.write(self.master, data)
-        except (BlockingIOError, OSError):
-            pass  # nobody reading: the bytes are lost, as with an unopened USB port
+        # a full pty buffer waits a little for the reader (mpremote reads byte by byte);
+        # once that wait ran out, nobody reads: drop at once until the buffer drains
+        deadline = time.monotonic() + (0 if self._unread else 1.0)
+        data = memoryview(data)
+        while data:
+            try:
+                n = os.write(self.master, data)
+                data = data[n:]
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    self._unread = True
+                    return  # the bytes are lost, as with a port nobody opened
+                select.select([], [self.master], [], 0.01)
+            except OSError:
+                return
+        self._unread = False
+
+    _unread = False
 
     def _from_host(self):
         while not self._stop:
@@ -133,6 +148,12 @@ class PtyBridge:
                     continue
                 if data:
                     self.board.write_serial(data)
+                    self._input.set()
+
+    def wait_input(self, timeout):
+        """Sleep until the host sends something, at most ``timeout`` seconds."""
+        if self._input.wait(timeout):
+            self._input.clear()
 
     def close(self):
         self._stop = True
@@ -156,9 +177,10 @@ def run_headless(board, pty=True, duration=None, on_ready=None):
             if bridge is None:
                 sys.stdout.write(board.read_serial())
                 sys.stdout.flush()
+                time.sleep(0.002)
             else:
                 board.read_serial()  # already forwarded to the pty
-            time.sleep(0.002)
+                bridge.wait_input(0.002)  # a REPL answers at once
     except KeyboardInterrupt:
         pass
     finally:

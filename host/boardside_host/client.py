@@ -1,0 +1,127 @@
+"""Talking to a board (or the simulator's pty) over the serial protocol v1
+(docs/protocol.md): JSON requests out, one reply each, events on the side."""
+
+import json
+import time
+
+
+class BoardError(RuntimeError):
+    """No usable answer from the board; the message says what to check."""
+
+
+class ReplyError(RuntimeError):
+    """The board answered ok=false; the message is its error."""
+
+    def __init__(self, reply):
+        RuntimeError.__init__(self, reply.get("error", "request refused"))
+        self.reply = reply
+
+
+class Board:
+    """A connection to boardside's serial protocol.
+
+    events: device events seen so far (dicts with "event"); on_event is called for
+    each as it arrives. console: other lines the board printed (REPL, errors)."""
+
+    def __init__(self, port, timeout=3.0, on_event=None, serial_factory=None):
+        import serial
+        self.port = port
+        self.timeout = timeout
+        self.on_event = on_event
+        self.events = []
+        self.console = []
+        self._buf = b""
+        self._id = 0
+        try:
+            factory = serial_factory or (lambda p: serial.Serial(p, 115200, timeout=0.05))
+            self.serial = factory(port)
+        except (OSError, serial.SerialException) as e:
+            raise BoardError("cannot open %s: %s" % (port, getattr(e, "strerror", None) or e))
+        # end any half line a previous client left behind (its reply has no id: skipped)
+        self.serial.write(b"\n")
+
+    def close(self):
+        self.serial.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _lines(self, deadline):
+        while time.monotonic() < deadline:
+            while b"\n" in self._buf:
+                line, self._buf = self._buf.split(b"\n", 1)
+                yield line.strip(b"\r").decode("utf-8", "replace")
+            chunk = self.serial.read(self.serial.in_waiting or 1)
+            if chunk:
+                self._buf += chunk
+        if self._buf:  # a prompt has no newline: ">>> "
+            text, self._buf = self._buf.decode("utf-8", "replace"), b""
+            self.console.append(text)
+
+    def _take(self, line):
+        """Sort one line: returns the message if it is a reply, else None."""
+        try:
+            msg = json.loads(line)
+        except ValueError:
+            if line.strip():
+                self.console.append(line)
+            return None
+        if isinstance(msg, dict) and "event" in msg:
+            self.events.append(msg)
+            if self.on_event:
+                self.on_event(msg)
+            return None
+        return msg if isinstance(msg, dict) and "ok" in msg else None
+
+    def poll(self, seconds=0.0):
+        """Read what the board volunteers (events) for a while."""
+        for line in self._lines(time.monotonic() + seconds):
+            self._take(line)
+
+    def request(self, req, timeout=None):
+        """Send one request (a dict) and return the reply (ok=true) or raise
+        ReplyError (ok=false) or BoardError (no reply)."""
+        self._id += 1
+        req = dict(req, id=self._id)
+        self.serial.write(json.dumps(req).encode() + b"\n")
+        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        for line in self._lines(deadline):
+            msg = self._take(line)
+            if msg is not None and msg.get("id") == self._id:
+                msg.pop("id", None)
+                if not msg.get("ok"):
+                    raise ReplyError(msg)
+                return msg
+        raise BoardError(self._diagnose(req))
+
+    def _diagnose(self, req):
+        seen = "\n".join(self.console[-5:])
+        what = "no reply to %s from %s within %.1f s" % (req.get("cmd"), self.port,
+                                                         self.timeout)
+        if ">>>" in seen or "raw REPL" in seen or "MicroPython" in seen:
+            return (what + ": the board is at the MicroPython prompt, boardside is not "
+                    "running (stopped with Ctrl-C, by mpremote, or in safe mode). "
+                    "Start it with 'boardside reset', or unplug and replug the board.")
+        if seen:
+            return what + "; the board printed:\n  " + seen.replace("\n", "\n  ")
+        return (what + ": is boardside installed ('boardside deploy') and is this the "
+                "board's port ('boardside devices')? Try 'boardside reset'.")
+
+
+def parse_frame(reply):
+    """The rows of (r, g, b) of a frame reply (the picture the mode drew)."""
+    w, h, rgb = reply["width"], reply["height"], reply["rgb"]
+    if len(rgb) != w * h * 6:
+        raise BoardError("frame reply has %d hex digits for %dx%d pixels" % (len(rgb), w, h))
+    rows = []
+    for y in range(h):
+        row = []
+        for x in range(w):
+            i = (y * w + x) * 6
+            row.append((int(rgb[i:i + 2], 16), int(rgb[i + 2:i + 4], 16),
+                        int(rgb[i + 4:i + 6], 16)))
+        rows.append(row)
+    return rows

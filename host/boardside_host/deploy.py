@@ -1,0 +1,421 @@
+"""boardside deploy: put the firmware on a board (or the simulator) over USB serial.
+
+mpremote's serial transport does the talking (raw REPL, raw-paste mode); this
+module decides what to send. The steps:
+
+1. Compile the boardside package with mpy-cross (build.py); main.py and boot.py
+   stay source.
+2. Stop the firmware (Ctrl-C), enter the raw REPL with a soft reset (clean RAM;
+   main.py does not run there), hash every firmware file ON the board.
+3. Fill the idle copy of the firmware (/fw/a or /fw/b, see build.py): files
+   already there unchanged stay; files the running copy has unchanged are copied
+   on the board; only what changed crosses the cable. Files the new release does
+   not have are removed (a stale foo.py would shadow a new foo.mpy).
+4. Hash the filled copy on the board again: every file must match.
+5. Switch: main.py and boot.py (when they changed), then /fw/active, then
+   hardware.json, each written beside its target, checked and renamed over it,
+   so each is always either the old or the new file.
+6. Soft-reset from the friendly REPL, so main.py starts the new firmware, and
+   wait for its boot event.
+
+Until /fw/active is renamed, the board boots the previous firmware untouched;
+after that, the new one, complete. A deploy cut short at any point (cable out,
+Ctrl-C, a failed write) therefore leaves a board that boots. Safe mode (MENU held
+at power-up) and Ctrl-C behave as always: the loader only picks a folder.
+"""
+
+import base64
+import json
+import time
+
+from boardside_host import build
+
+CHUNK = 2048  # bytes per write: ~2.7 kB of base64 in one raw-paste exec
+RESET_TIMEOUT_S = 15
+ROOT_CODE = ("main.py", "boot.py")
+
+# Runs on the board: hashing, copying and removing without a round trip per file.
+BOARD_CODE = """\
+import os, hashlib, binascii, json
+def _bs_hash(p):
+    h = hashlib.sha256()
+    b = bytearray(1024)
+    with open(p, 'rb') as f:
+        while True:
+            n = f.readinto(b)
+            if not n:
+                break
+            h.update(b if n == len(b) else b[:n])
+    return binascii.hexlify(h.digest()).decode()
+def _bs_walk(d, out):
+    for e in os.ilistdir(d):
+        p = d + '/' + e[0]
+        if e[1] & 0x4000:
+            out[p + '/'] = ''
+            _bs_walk(p, out)
+        else:
+            out[p] = _bs_hash(p)
+def _bs_scan(paths):
+    out = {}
+    for p in paths:
+        try:
+            st = os.stat(p)
+        except OSError:
+            continue
+        if st[0] & 0x4000:
+            out[p + '/'] = ''
+            _bs_walk(p, out)
+        else:
+            out[p] = _bs_hash(p)
+    print(json.dumps(out))
+def _bs_mkdirs(p):
+    q = ''
+    for part in p.split('/')[1:]:
+        q += '/' + part
+        try:
+            os.mkdir(q)
+        except OSError:
+            pass
+def _bs_copy(a, b):
+    buf = bytearray(1024)
+    with open(a, 'rb') as s:
+        with open(b, 'wb') as d:
+            while True:
+                n = s.readinto(buf)
+                if not n:
+                    break
+                d.write(buf if n == len(buf) else buf[:n])
+def _bs_rm(p):
+    try:
+        st = os.stat(p)
+    except OSError:
+        return
+    if st[0] & 0x4000:
+        for e in list(os.ilistdir(p)):
+            _bs_rm(p + '/' + e[0])
+        os.rmdir(p)
+    else:
+        os.remove(p)
+def _bs_read(p):
+    try:
+        with open(p) as f:
+            print(json.dumps(f.read()))
+    except OSError:
+        print('null')
+"""
+
+
+class DeployError(RuntimeError):
+    """The deploy stopped; the message names the file and the cause. lost: the
+    board stopped answering (unplugged, reset)."""
+
+    def __init__(self, message, lost=False):
+        RuntimeError.__init__(self, message)
+        self.lost = lost
+
+
+class Plan:
+    """What a deploy does to one board, worked out from the board's hashes."""
+
+    def __init__(self, package, root, on_board, active):
+        self.active = active if active in build.SLOTS else None
+        self.target = "b" if self.active == "a" else "a"
+        self.slot = "/%s/%s" % (build.SLOTS_DIR, self.target)
+        running = "/%s/%s" % (build.SLOTS_DIR, self.active) if self.active else None
+        self.unchanged, self.reuse, self.send = [], [], []
+        want = {}
+        for f in package:
+            path = self.slot + "/" + f.path
+            want[path] = f
+            if on_board.get(path) == f.sha256:
+                self.unchanged.append((path, f))
+            elif running and on_board.get(running + "/" + f.path) == f.sha256:
+                self.reuse.append((running + "/" + f.path, path, f))
+            else:
+                self.send.append((path, f))
+        self.want = want
+        dirs = set()
+        for path in want:
+            parts = path.split("/")
+            for i in range(2, len(parts)):
+                dirs.add("/".join(parts[:i]) + "/")
+        self.dirs = sorted(dirs)
+        self.stale = []
+        for path in sorted(on_board):
+            if not path.startswith(self.slot + "/"):
+                continue
+            if path.endswith("/"):
+                if path not in dirs and not any(path.startswith(s) for s in self.stale):
+                    self.stale.append(path)
+            elif path not in want and not any(path.startswith(s) for s in self.stale):
+                self.stale.append(path)
+        self.root_send = [f for f in root if on_board.get("/" + f.path) != f.sha256]
+        self.root_unchanged = [f for f in root if f not in self.root_send]
+        self.legacy = "/" + build.PACKAGE + "/" in on_board  # a package copied by hand
+
+    @property
+    def bytes_to_send(self):
+        return sum(len(f.data) for _, f in self.send) + sum(len(f.data)
+                                                            for f in self.root_send)
+
+
+def _last_line(text):
+    lines = [x for x in str(text).strip().splitlines() if x.strip()]
+    return lines[-1].strip() if lines else "no details"
+
+
+class BoardLink:
+    """The raw REPL of one board, through mpremote's serial transport."""
+
+    def __init__(self, port, out, timeout=10):
+        from mpremote.transport import TransportError
+        from mpremote.transport_serial import SerialTransport
+        self.port = port
+        self.out = out
+        self.timeout = timeout
+        self.entered = False
+        self.switched = False
+        try:
+            # a read timeout, so a silent port cannot block a read for ever
+            self.t = SerialTransport(port, baudrate=115200, timeout=2)
+        except TransportError as e:
+            raise DeployError("cannot open %s: %s (is another program using it?)"
+                              % (port, e))
+
+    def enter(self):
+        from mpremote.transport import TransportError
+        try:
+            self.t.enter_raw_repl(soft_reset=True, timeout_overall=self.timeout)
+        except TransportError as e:
+            raise DeployError(
+                "no MicroPython REPL answers on %s (%s). Is MicroPython installed "
+                "(boardside install-micropython)? Unplug and replug the board and retry."
+                % (self.port, _last_line(e)))
+        self.entered = True
+        self.run(BOARD_CODE, "loading the deploy functions onto the board")
+
+    def run(self, code, what):
+        from mpremote.transport import TransportError, TransportExecError
+        try:
+            return self.t.exec(code).decode("utf-8", "replace")
+        except TransportExecError as e:
+            raise DeployError("%s: %s" % (what, _last_line(e.error_output)))
+        except TransportError as e:
+            raise DeployError("%s: lost the board (%s)" % (what, _last_line(e)), lost=True)
+
+    def json(self, code, what):
+        text = self.run(code, what)
+        try:
+            return json.loads(text.strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            raise DeployError("%s: unexpected answer %r" % (what, text[:200]))
+
+    def write_file(self, path, data):
+        self.run("_f = open(%r, 'wb')" % path, path)
+        try:
+            for i in range(0, len(data), CHUNK):
+                b64 = base64.b64encode(data[i:i + CHUNK])  # a bytes literal decodes anywhere
+                self.run("_f.write(binascii.a2b_base64(%r))" % b64, path)
+        except DeployError as e:
+            if not e.lost:
+                try:
+                    self.run("_f.close()", path)
+                except DeployError:
+                    pass
+            raise
+        self.run("_f.close()", path)
+
+    def scan(self, paths, what="hashing files on the board"):
+        return self.json("_bs_scan(%r)" % (list(paths),), what)
+
+    def reset_into_firmware(self):
+        """Leave the raw REPL and soft-reset from the friendly one, so main.py runs.
+        Returns (started, output)."""
+        t = self.t
+        t.exit_raw_repl()
+        t.serial.write(b"\x04")
+        return wait_for_boot(t.serial)
+
+    def close(self):
+        try:
+            if self.t.in_raw_repl:
+                self.t.exit_raw_repl()  # leave the board at the friendly prompt
+            self.t.close()
+        except OSError:
+            pass
+
+
+def wait_for_boot(port, timeout=RESET_TIMEOUT_S):
+    """Read a rebooting board's output until the firmware announces itself, stops
+    (safe mode, an error) or the time runs out. Returns (status, text); status is
+    "started", "stopped" or "silent"."""
+    text = b""
+    end = time.monotonic() + timeout
+    seen_reboot = False
+    while time.monotonic() < end:
+        chunk = port.read(port.in_waiting or 1)
+        if not chunk:
+            continue
+        text += chunk
+        if not seen_reboot:
+            k = text.find(b"soft reboot")
+            if k < 0:
+                continue
+            seen_reboot = True
+            text = text[k + len(b"soft reboot"):]
+        if b'"event": "boot"' in text:
+            return "started", text.decode("utf-8", "replace")
+        if b">>> " in text or b"raw REPL" in text:
+            return "stopped", text.decode("utf-8", "replace")
+    return "silent", text.decode("utf-8", "replace")
+
+
+def _size(n):
+    return "%.1f kB" % (n / 1000) if n >= 1000 else "%d B" % n
+
+
+def deploy(port, source_dir=None, hardware_file=None, compiled=True, out=print,
+           verbose=False, reset=True, timeout=10):
+    """Deploy and return a summary dict (copied, reused, unchanged, removed, seconds).
+    timeout: seconds to wait for the board's REPL."""
+    t0 = time.monotonic()
+    try:
+        package, root = build.build(source_dir, hardware_file, compiled)
+    except build.BuildError as e:
+        raise DeployError(str(e))
+    out("compiled %d files with mpy-cross (%s)" % (len(package),
+                                                   _size(sum(len(f.data) for f in package)))
+        if compiled else "%d package files as source (no compile)" % len(package))
+    link = BoardLink(port, out, timeout)
+    try:
+        return _deploy(link, package, root, compiled, out, verbose, reset, t0)
+    except DeployError as e:
+        if reset and not e.lost and link.entered:
+            # nothing was switched: bring the previous firmware back up
+            status, _ = link.reset_into_firmware()
+            if status == "started":
+                raise DeployError("%s (the board was reset and runs its %s firmware)"
+                                  % (e, "new" if link.switched else "previous"))
+        raise
+    finally:
+        link.close()
+
+
+def _deploy(s, package, root, compiled, out, verbose, reset, t0):
+    out("connecting to %s" % s.port)
+    s.enter()
+    made = [f.data[1] for f in package if f.path.endswith(".mpy")]
+    if made:
+        mpy = s.json("import sys\nprint(getattr(sys.implementation, '_mpy', 0))",
+                     "reading the MicroPython version")
+        if mpy and (mpy & 0xFF) != made[0]:
+            raise DeployError(
+                "the board's MicroPython loads .mpy version %d, mpy-cross made version %d: "
+                "install MicroPython 1.27 (boardside install-micropython), or "
+                "deploy the sources with --no-compile" % (mpy & 0xFF, made[0]))
+    active = s.json("_bs_read(%r)" % ("/" + build.ACTIVE_FILE), "reading /fw/active")
+    active = active.strip() if isinstance(active, str) else None
+    on_board = s.scan(["/" + build.SLOTS_DIR, "/" + build.PACKAGE]
+                      + ["/" + f.path for f in root])
+    plan = Plan(package, root, on_board, active)
+    out("on the board: %s; filling %s" % (
+        "firmware in /fw/%s" % plan.active if plan.active else "no deployed firmware",
+        plan.slot))
+    copied = []
+    for path in plan.stale:
+        out("  remove  %s (not in this release)" % path)
+        s.run("_bs_rm(%r)" % path.rstrip("/"), "removing " + path)
+    for d in plan.dirs:
+        if d not in on_board:
+            s.run("_bs_mkdirs(%r)" % d.rstrip("/"), "creating " + d)
+    for src, dest, f in plan.reuse:
+        if verbose:
+            out("  keep    %s (copied on the board from %s)" % (dest, src))
+        s.run("_bs_copy(%r, %r)" % (src, dest), dest)
+    for path, f in plan.unchanged:
+        if verbose:
+            out("  keep    %s (unchanged)" % path)
+    for path, f in plan.send:
+        out("  copy    %s (%s)" % (path, _size(len(f.data))))
+        s.write_file(path, f.data)
+        copied.append(path)
+    # every file of the new copy, hashed on the board, before anything switches
+    check = s.scan([plan.slot], "verifying " + plan.slot)
+    files = {p: h for p, h in check.items() if not p.endswith("/")}
+    for path, f in sorted(plan.want.items()):
+        if path not in files:
+            raise DeployError("verify: %s is missing on the board" % path)
+        if files[path] != f.sha256:
+            raise DeployError("verify: %s differs on the board from what was sent" % path)
+    extra = sorted(set(files) - set(plan.want))
+    if extra:
+        raise DeployError("verify: %s should not be there" % extra[0])
+    out("verified %d files in %s" % (len(files), plan.slot))
+    code_files = [f for f in plan.root_send if f.path in ROOT_CODE]
+    for f in code_files:
+        _replace(s, "/" + f.path, f.data, out)
+        copied.append("/" + f.path)
+    _replace(s, "/" + build.ACTIVE_FILE, plan.target.encode(), None)
+    s.switched = True
+    out("switched: /fw/active -> %s" % plan.target)
+    for f in plan.root_send:
+        if f not in code_files:
+            _replace(s, "/" + f.path, f.data, out)
+            copied.append("/" + f.path)
+    removed = list(plan.stale)
+    if plan.legacy:
+        out("  remove  /%s (a hand-copied package, replaced by %s)" % (build.PACKAGE,
+                                                                        plan.slot))
+        s.run("_bs_rm(%r)" % ("/" + build.PACKAGE), "removing /" + build.PACKAGE)
+        removed.append("/" + build.PACKAGE + "/")
+    summary = {"copied": copied, "reused": [d for _, d, _ in plan.reuse],
+               "unchanged": [p for p, _ in plan.unchanged]
+               + ["/" + f.path for f in plan.root_unchanged],
+               "removed": removed, "slot": plan.slot,
+               "bytes": plan.bytes_to_send}
+    if reset:
+        status, text = s.reset_into_firmware()
+        summary["started"] = status
+        if status == "started":
+            out("reset: the new firmware started")
+        elif status == "stopped":
+            out("reset: the firmware did not start; the board said:\n" + _indent(text))
+        else:
+            out("reset: no answer from the firmware within %d s" % RESET_TIMEOUT_S)
+    summary["seconds"] = round(time.monotonic() - t0, 2)
+    out("deployed: %d file(s) copied (%s), %d copied on the board, %d unchanged, "
+        "%d removed, in %.1f s" % (len(copied), _size(plan.bytes_to_send), len(plan.reuse),
+                                   len(summary["unchanged"]), len(removed),
+                                   summary["seconds"]))
+    return summary
+
+
+def _replace(s, path, data, out):
+    """Write beside the target, check, rename over it: the file is always whole."""
+    tmp = path + ".new"
+    if out:
+        out("  copy    %s (%s)" % (path, _size(len(data))))
+    s.write_file(tmp, data)
+    got = s.scan([tmp], "verifying " + path).get(tmp)
+    if got != build.sha256(data):
+        raise DeployError("verify: %s differs on the board from what was sent" % path)
+    s.run("os.rename(%r, %r)" % (tmp, path), "renaming %s to %s" % (tmp, path))
+
+
+def _indent(text):
+    return "\n".join("    " + line for line in text.strip().splitlines()[-12:])
+
+
+def reset(port, out=print):
+    """Stop whatever runs, soft-reset into the firmware, wait for its boot event."""
+    s = BoardLink(port, out)
+    try:
+        from mpremote.transport import TransportError
+        try:
+            s.t.enter_raw_repl(soft_reset=False, timeout_overall=s.timeout)
+        except TransportError as e:
+            raise DeployError("no MicroPython REPL answers on %s (%s)"
+                              % (port, _last_line(e)))
+        return s.reset_into_firmware()
+    finally:
+        s.close()
