@@ -30,6 +30,8 @@ class App:
         self.outbox = []
         self.dirty = True
         self.changed = False       # a committed action since the last save
+        self.fault = None          # an exception a request raised (the shell recovers)
+        self.log_reader = None     # the shell's log: function(max_chars) -> str
         # buttons pressed over the serial protocol: no contact chatter, so no debounce
         self.virtual = ButtonSet(BUTTONS, PAD, debounce_ms=0)
 
@@ -41,7 +43,8 @@ class App:
     # -- modes ---------------------------------------------------------------
     def mode(self, name=None):
         """The instance of a mode (created on first use)."""
-        name = name or self.current
+        if name is None:  # not `name or ...`: "" is an unknown mode, not the current one
+            name = self.current
         if name is None:
             return None
         m = self.instances.get(name)
@@ -104,6 +107,7 @@ class App:
         elif button == B:
             return
         self.dirty = True
+        self.changed = True  # the menu comes back where it was after a power cut
 
     def press(self, button, now_ms):
         """A button pressed over the protocol (held until release)."""

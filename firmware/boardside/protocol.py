@@ -157,6 +157,17 @@ def cmd_set(app, req, now_ms):
     return {"settings": app.ctx.settings}
 
 
+LOG_CHARS = 4096  # default and largest log tail in one reply
+
+
+def cmd_log(app, req, now_ms):
+    most = _arg(req, "max", int, required=False)
+    most = LOG_CHARS if most is None else max(0, min(most, LOG_CHARS))
+    if app.log_reader is None:
+        raise RequestError("this device keeps no log")
+    return {"log": app.log_reader(most)}
+
+
 def registry_class(app, mode):
     from boardside import modes
     return modes.load(mode)
@@ -165,7 +176,7 @@ def registry_class(app, mode):
 COMMANDS = {
     "hello": cmd_hello, "press": cmd_press, "release": cmd_release, "tap": cmd_tap,
     "frame": cmd_frame, "state": cmd_state, "mode": cmd_mode, "act": cmd_act,
-    "settings": cmd_settings, "set": cmd_set,
+    "settings": cmd_settings, "set": cmd_set, "log": cmd_log,
 }
 
 
@@ -202,6 +213,9 @@ def handle_line(app, line, now_ms):
         reply = {"ok": False, "error": str(e)}
     except (ValueError, TypeError, KeyError, IndexError) as e:
         reply = {"ok": False, "error": "bad arguments: %r" % (e,)}
+    except Exception as e:  # a bug in a mode: still one reply; the shell logs and recovers
+        app.fault = e
+        reply = {"ok": False, "error": "internal error: %s" % (type(e).__name__,)}
     if req_id is not None:
         reply["id"] = req_id
     return json.dumps(reply)

@@ -48,14 +48,16 @@ class DiceMode(Mode):
         self.ctx.emit(event)
 
     def choose(self, sides=None, count=None, secret=None):
+        # check everything before changing anything: a refused choice changes nothing
+        if sides is not None and sides not in dice.STANDARD:
+            raise ModeError("no such die: d%s (dice: %s)" % (
+                sides, ", ".join("d%d" % s for s in dice.STANDARD)))
+        if count is not None and (not isinstance(count, int) or count is True
+                                  or not 1 <= count <= MAX_DICE):
+            raise ModeError("count must be 1..%d" % MAX_DICE)
         if sides is not None:
-            if sides not in dice.STANDARD:
-                raise ModeError("no such die: d%s (dice: %s)" % (
-                    sides, ", ".join("d%d" % s for s in dice.STANDARD)))
             self.sides = sides
         if count is not None:
-            if not isinstance(count, int) or not 1 <= count <= MAX_DICE:
-                raise ModeError("count must be 1..%d" % MAX_DICE)
             self.count = count
         if secret is not None:
             self.secret = bool(secret)

@@ -6,28 +6,35 @@ squares, (5) always leave open access to the goal line, (6) jump a facing pawn,
 (7) reach the opposite side to win, (8, 9) side-step when a fence is behind the
 jumped pawn, (10) 4 players: never jump more than one pawn.
 
-How it stays fast on MicroPython (small ints only, no allocation in the hot loops):
+How it stays fast on MicroPython (small ints only, little allocation):
 
 - Walls are kept per row as 9-bit masks. For searches the board is packed into
   three small ints A, B, C of three rows each, 10 bits per row (9 squares and a
   gap bit so that a shift never wraps into the next row). Bit 28 is the highest
   one used, so everything stays a small int on a 32-bit port. A breadth-first
-  search then moves a whole frontier with a dozen shifts and masks per step.
-- A fence can only cut a region in two if it closes a loop of walls, that is if
-  two of its three points (two ends and the middle) already belong to the same
-  connected group of walls, the board edge counting as one group. Those groups
-  are tracked as labels on the 64 inner fence crossings. Most fences close no
-  loop and need no search at all.
-- Each player keeps a certificate: the set of squares of a walk from the pawn to
-  the goal line (a shortest path from the last search, extended by the pawn's
-  own moves). A fence that does not separate two neighbouring certificate squares
-  leaves that walk open, so the player keeps a path without a search.
+  search moves a whole frontier with a dozen shifts and masks per step.
+- Fences and the board edge form a graph of walls on the 8x8 inner crossings
+  (the whole edge is one node). A fence can only cut a region of the board in two
+  if it closes a loop of walls, that is if two of its three points (two ends and
+  the middle) are already joined by walls. Those groups are labelled, so most
+  fences need no path check at all.
+- Each player keeps a certificate: the squares of a walk from the pawn to the
+  goal line (a shortest path from the last search, extended by the pawn's own
+  moves). A fence that does not separate two neighbouring squares of it leaves
+  the player a path, again without a search.
+- Otherwise the loop the fence closes is built from a spanning tree of the walls
+  and every square gets its side of the loop by ray casting (parity of the loop's
+  vertical pieces to its left: a prefix XOR per row). The region the loop splits
+  keeps its two sides; a player is cut off exactly when no goal square of the
+  pawn's region lies on the pawn's side. Regions are flood-filled once per
+  placed fence. No path search is ever needed to judge a fence; searches only
+  measure distances and renew certificates.
 """
 
 from boardside.mode import ModeError
 
 from . import notation
-from .notation import FENCE, FENCES, SQUARES
+from .notation import FENCE, FENCES, PASS, SQUARES
 
 # -- board packing for searches --------------------------------------------------
 # Square s = y * 9 + x lives in int K[s] (rows 0-2, 3-5, 6-8) at bit x + 10 * (y % 3).
@@ -96,6 +103,93 @@ _END1 = bytes([_EDGE if a % 8 == 0 else a - 1 for a in range(64)]
 _END2 = bytes([_EDGE if a % 8 == 7 else a + 1 for a in range(64)]
               + [_EDGE if a >= 56 else a + 8 for a in range(64)])
 
+# Where a fence end on the board edge touches it, as a position around the edge:
+# counterclockwise from the a1 corner, one unit per square side (0..35).
+# A horizontal fence on file a starts on the left edge, one on file h ends on the
+# right edge; a vertical fence on rank 1 starts on the bottom, on rank 8 ends on top.
+_T1 = bytes([35 - a // 8 if a % 8 == 0 else 255 for a in range(64)]
+            + [a % 8 + 1 if a < 8 else 255 for a in range(64)])
+_T2 = bytes([10 + a // 8 if a % 8 == 7 else 255 for a in range(64)]
+            + [26 - a % 8 if a >= 56 else 255 for a in range(64)])
+
+
+def _edge_position(i, j):
+    # crossing (i, j) on the board edge, i and j in 0..9
+    if j == 0:
+        return i
+    if i == 9:
+        return 9 + j
+    if j == 9:
+        return 27 - i
+    return 36 - j
+
+
+def _loop_tables():
+    # For a step (j = crossing * 4 + direction) along the wall tree: the vertical
+    # wall piece it passes as a packed (int, bit) - bit x of a row is the line
+    # left of square x - and the edge position it reaches if it ends on the edge.
+    segk = bytearray(256)
+    segb = [0] * 256
+    edge = bytearray(b"\xff" * 256)
+    for n in range(64):
+        i = n % 8 + 1
+        j = n // 8 + 1
+        for d in range(4):
+            k = n * 4 + d
+            if d == 0 or d == 2:
+                row = j if d == 0 else j - 1
+                segk[k] = row // 3
+                segb[k] = 1 << (i + 10 * (row % 3))
+            ei = i + (1 if d == 1 else -1 if d == 3 else 0)
+            ej = j + (1 if d == 0 else -1 if d == 2 else 0)
+            if ei in (0, 9) or ej in (0, 9):
+                edge[k] = _edge_position(ei, ej)
+    # pieces of the left edge below edge position t (it runs from 36 at a1's
+    # corner... down: position 36 - j is the crossing (0, j))
+    cum = ([0] * 37, [0] * 37, [0] * 37)
+    for t in range(37):
+        for row in range(9):
+            if 35 - row < t:
+                cum[row // 3][t] |= 1 << (10 * (row % 3))
+    return bytes(segk), tuple(segb), bytes(edge), tuple(cum[0]), tuple(cum[1]), tuple(cum[2])
+
+
+_SEGK, _SEGB, _EDGEP, _CUM0, _CUM1, _CUM2 = _loop_tables()
+
+def _reroot(par, pdir, n):
+    """Make n the root of its wall tree by reversing the path to the old root."""
+    child = n
+    p = par[n]
+    d = pdir[n]
+    par[n] = n
+    while p != child:
+        up = par[p]
+        ud = pdir[p]
+        par[p] = child
+        pdir[p] = (d + 2) & 3
+        if up == p:
+            break
+        child = p
+        p = up
+        d = ud
+
+
+def _walk(par, pdir, n, segs):
+    """Follow the wall tree from crossing n to its root, flipping in segs (packed
+    like the board) the vertical wall pieces passed. Returns the edge position
+    where the walk reaches the board edge, or -1 at an inner root."""
+    segk = _SEGK
+    segb = _SEGB
+    while True:
+        p = par[n]
+        if p == n:
+            return -1
+        j = (n << 2) | pdir[n]
+        segs[segk[j]] ^= segb[j]
+        if p == 64:
+            return _EDGEP[j]
+        n = p
+
 
 def _bfs(M, s, g, lay):
     """Breadth-first search from square s to the goal masks g over the packed board.
@@ -123,14 +217,24 @@ def _bfs(M, s, g, lay):
         lay[i + 2] = C
         if (A & g0) or (B & g1) or (C & g2):
             return i // 3
-        nA = (((A & R0) << 1) | ((A >> 1) & R0) | ((A & U0) << 10) | ((A >> 10) & U0)
-              | ((B & X0) << 20))
-        nB = (((B & R1) << 1) | ((B >> 1) & R1) | ((B & U1) << 10) | ((B >> 10) & U1)
-              | ((A >> 20) & X0) | ((C & X1) << 20))
-        C = (((C & R2) << 1) | ((C >> 1) & R2) | ((C & U2) << 10) | ((C >> 10) & U2)
-             | ((B >> 20) & X1)) & u2
+        # one step in every open direction; an empty int costs only its test
+        if A:
+            nA = ((A & R0) << 1) | ((A >> 1) & R0) | ((A & U0) << 10) | ((A >> 10) & U0)
+            nB = (A >> 20) & X0
+        else:
+            nA = nB = 0
+        if B:
+            nA |= (B & X0) << 20
+            nB |= ((B & R1) << 1) | ((B >> 1) & R1) | ((B & U1) << 10) | ((B >> 10) & U1)
+            nC = (B >> 20) & X1
+        else:
+            nC = 0
+        if C:
+            nB |= (C & X1) << 20
+            nC |= ((C & R2) << 1) | ((C >> 1) & R2) | ((C & U2) << 10) | ((C >> 10) & U2)
         A = nA & u0
         B = nB & u1
+        C = nC & u2
         if not (A or B or C):
             return -1
         u0 ^= A
@@ -193,6 +297,46 @@ def _trace(M, lay, d, g):
             P2 & 0x1FF, (P2 >> 10) & 0x1FF, P2 >> 20]
 
 
+def _flood(M, s):
+    """Every square reachable from square s, as packed masks (A, B, C)."""
+    R0, R1, R2, U0, U1, U2, X0, X1 = M
+    full = 0x1FF | (0x1FF << 10) | (0x1FF << 20)
+    A = B = C = 0
+    k = _K[s]
+    if k == 0:
+        A = _BIT[s]
+    elif k == 1:
+        B = _BIT[s]
+    else:
+        C = _BIT[s]
+    u0 = full ^ A
+    u1 = full ^ B
+    u2 = full ^ C
+    while A or B or C:
+        # one step in every open direction; an empty int costs only its test
+        if A:
+            nA = ((A & R0) << 1) | ((A >> 1) & R0) | ((A & U0) << 10) | ((A >> 10) & U0)
+            nB = (A >> 20) & X0
+        else:
+            nA = nB = 0
+        if B:
+            nA |= (B & X0) << 20
+            nB |= ((B & R1) << 1) | ((B >> 1) & R1) | ((B & U1) << 10) | ((B >> 10) & U1)
+            nC = (B >> 20) & X1
+        else:
+            nC = 0
+        if C:
+            nB |= (C & X1) << 20
+            nC |= ((C & R2) << 1) | ((C >> 1) & R2) | ((C & U2) << 10) | ((C >> 10) & U2)
+        A = nA & u0
+        B = nB & u1
+        C = nC & u2
+        u0 ^= A
+        u1 ^= B
+        u2 ^= C
+    return (full ^ u0, full ^ u1, full ^ u2)
+
+
 def _cut(c, o, x, y):
     """Whether fence (o, x, y) separates two neighbouring squares of certificate c.
     When it does not, every walk inside c stays open."""
@@ -206,10 +350,10 @@ def _cut(c, o, x, y):
 class IllegalMove(ModeError):
     """A move the rules refuse. ``code`` says which rule, for an icon per reason:
     syntax, off_board, game_over, no_fences, overlap, cross, blocks_path, blocked,
-    occupied, not_adjacent, jump. The message names the rule in words."""
+    occupied, not_adjacent, jump, pass. The message names the rule in words."""
 
     def __init__(self, message, code, move=None):
-        ModeError.__init__(self, message)
+        super().__init__(message)
         self.message = message
         self.code = code
         self.move = move
@@ -247,6 +391,7 @@ class Quoridor:
         self._lay = [0] * 246  # search frontiers: 3 ints per step, at most 81 steps
         self._found = None
         self._pending = []
+        self._segs = [0, 0, 0]  # scratch: vertical wall pieces of a loop, packed
         self.reset()
 
     def reset(self):
@@ -267,7 +412,12 @@ class Quoridor:
         self._avv = [0xFF] * 8
         self._M = [0] * 8
         self._masks()
+        # wall graph: group label per crossing (64 = board edge) and a spanning
+        # tree as parent crossing plus the direction of the step to it
         self._comp = bytearray(range(65))
+        self._par = bytearray(range(65))
+        self._pdir = bytearray(65)
+        self._reg = [None] * n  # region of each pawn (packed masks), once needed
         self._placed = []    # fence indices in the order they were placed
         self._history = []
         self._undo = []
@@ -341,6 +491,9 @@ class Quoridor:
         if self._legal is None:
             out = [SQUARES[s] for s in self._targets(self.turn)]
             self._legal_fences(out)
+            if not out:
+                # a pawn boxed in by pawns, with no fence to place: it passes
+                out.append("pass")
             self._legal = out
         return list(self._legal)
 
@@ -354,7 +507,9 @@ class Quoridor:
     def check(self, move):
         """Raise IllegalMove if the move is illegal now; return its code otherwise."""
         code = self._parse(move)
-        if code >= FENCE:
+        if code == PASS:
+            self._check_pass(move)
+        elif code >= FENCE:
             i = code - FENCE
             self._check_fence(i >> 6, i & 7, (i & 63) >> 3, i & 63, False, move)
         else:
@@ -364,7 +519,11 @@ class Quoridor:
     def play(self, move):
         """Apply a move or raise IllegalMove (the state is then unchanged)."""
         code = self._parse(move)
-        if code >= FENCE:
+        if code == PASS:
+            self._check_pass(move)
+            self._undo.append((2, self.turn))
+            self.turn = (self.turn + 1) % self.players
+        elif code >= FENCE:
             i = code - FENCE
             o = i >> 6
             a = i & 63
@@ -386,7 +545,9 @@ class Quoridor:
         self._legal = None
         p = rec[1]
         self.turn = p
-        if rec[0] == 0:
+        if rec[0] == 2:
+            pass
+        elif rec[0] == 0:
             # a pawn move: the certificate still holds a walk from the old square
             s = rec[2]
             self._sq[p] = s
@@ -412,8 +573,11 @@ class Quoridor:
             M[_CI1[i]] |= _CM1[i]
             M[_CI2[i]] |= _CM2[i]
             self._comp = bytearray(rec[3])
-            self._cert = rec[4]
-            self._dist = rec[5]
+            self._par = bytearray(rec[4])
+            self._pdir = bytearray(rec[5])
+            self._cert = rec[6]
+            self._dist = rec[7]
+            self._reg = [None] * self.players
             self._available()
         return move
 
@@ -458,6 +622,10 @@ class Quoridor:
             raise IllegalMove("game over: player %d has won" % (self.winner + 1),
                               "game_over", move)
         return code
+
+    def _check_pass(self, move):
+        if self.legal_moves() != ["pass"]:
+            raise IllegalMove("you may only pass when you have no legal move", "pass", move)
 
     def _who(self, p):
         return "player %d (%s)" % (p + 1, SQUARES[self._sq[p]])
@@ -509,57 +677,143 @@ class Quoridor:
 
     def _blocks(self, o, x, y, a, keep):
         """The first player the fence would cut off from their goal, or -1.
-        With keep, remember the new paths found for _place()."""
+        With keep, note whose certificate it breaks, for _place()."""
         i = (o << 6) | a
         comp = self._comp
-        m = comp[a]
-        e1 = comp[_END1[i]]
-        e2 = comp[_END2[i]]
-        closes = e1 == m or e2 == m or e1 == e2
+        cm = comp[a]
+        c1 = comp[_END1[i]]
+        c2 = comp[_END2[i]]
+        # which of the fence's two halves closes a loop of walls
+        if c1 == cm:
+            seg = 0 if c2 == cm else 1
+        elif c2 == cm:
+            seg = 2
+        elif c1 == c2:
+            seg = 3
+        else:
+            seg = -1
         pending = self._pending
         if keep:
             del pending[:]
         cert = self._cert
+        loops = None
         for p in range(self.players):
             c = cert[p]
             if c is not None and not _cut(c, o, x, y):
                 continue
-            if not closes:
-                # no new loop of walls: every region stays in one piece
-                if keep and c is not None:
-                    pending.append((p, None, -1))
-                continue
-            d = self._search(p, i, keep)
-            if d < 0:
-                return p
             if keep:
-                pending.append((p, self._found, d))
+                pending.append(p)
+            if seg < 0:
+                # no new loop of walls: every region stays in one piece
+                continue
+            if loops is None:
+                # each loop with a square next to the half of the fence closing it:
+                # that square lies in the region the loop cuts in two
+                u1 = y * 9 + x
+                u2 = u1 + (9 if o else 1)
+                if seg == 0:
+                    # both halves close a loop: the first half splits a region, the
+                    # second half then splits one of the pieces
+                    loops = ((self._sides(o, x, y, i, 1), u1), (self._sides(o, x, y, i, 2), u2))
+                else:
+                    loops = ((self._sides(o, x, y, i, seg), u2 if seg == 2 else u1),)
+            if self._cut_off(p, loops):
+                return p
         return -1
 
-    def _search(self, p, i, trace):
-        """Distance of player p to the goal with fence i added (i < 0: none)."""
-        M = self._M
-        lay = self._lay
-        if i >= 0:
-            i1 = _CI1[i]
-            i2 = _CI2[i]
-            s1 = M[i1]
-            s2 = M[i2]
-            M[i1] = s1 & ~_CM1[i]
-            M[i2] &= ~_CM2[i]
-        d = _bfs(M, self._sq[p], self._gm[p], lay)
-        if trace and d >= 0:
-            self._found = _trace(M, lay, d, self._gm[p])
-        if i >= 0:
-            M[i2] = s2
-            M[i1] = s1
-        return d
+    def _sides(self, o, x, y, i, seg):
+        """Packed masks of the squares inside the loop closed by fence i: seg 1 its
+        first half, 2 its second half, 3 both halves (its middle touches nothing)."""
+        segs = self._segs
+        segs[0] = segs[1] = segs[2] = 0
+        if o:
+            # the fence's own vertical halves, on the line right of file x
+            if seg & 1:
+                k = y * 9 + x + 1
+                segs[_K[k]] ^= _BIT[k]
+            if seg & 2:
+                k = y * 9 + x + 10
+                segs[_K[k]] ^= _BIT[k]
+        par = self._par
+        pdir = self._pdir
+        if seg == 2:
+            t1 = _walk(par, pdir, i & 63, segs)
+        else:
+            n = _END1[i]
+            t1 = _T1[i] if n == 64 else _walk(par, pdir, n, segs)
+        if seg == 1:
+            t2 = _walk(par, pdir, i & 63, segs)
+        else:
+            n = _END2[i]
+            t2 = _T2[i] if n == 64 else _walk(par, pdir, n, segs)
+        s0, s1, s2 = segs
+        if t1 >= 0 and t2 >= 0:
+            # the loop runs along the board edge from t1 to t2; of the edge only its
+            # left side matters (going the other way round flips every square alike)
+            s0 ^= _CUM0[t1] ^ _CUM0[t2]
+            s1 ^= _CUM1[t1] ^ _CUM1[t2]
+            s2 ^= _CUM2[t1] ^ _CUM2[t2]
+        # ray casting: a square is inside when an odd number of vertical loop
+        # pieces lie at or left of its left side - a prefix XOR along each row
+        # (masked so that nothing spills into the gap bit or the next row)
+        l1 = 0xFF | (0xFF << 10) | (0xFF << 20)
+        l2 = 0x7F | (0x7F << 10) | (0x7F << 20)
+        l4 = 0x1F | (0x1F << 10) | (0x1F << 20)
+        l8 = 1 | (1 << 10) | (1 << 20)
+        s0 ^= (s0 & l1) << 1
+        s0 ^= (s0 & l2) << 2
+        s0 ^= (s0 & l4) << 4
+        s0 ^= (s0 & l8) << 8
+        s1 ^= (s1 & l1) << 1
+        s1 ^= (s1 & l2) << 2
+        s1 ^= (s1 & l4) << 4
+        s1 ^= (s1 & l8) << 8
+        s2 ^= (s2 & l1) << 1
+        s2 ^= (s2 & l2) << 2
+        s2 ^= (s2 & l4) << 4
+        s2 ^= (s2 & l8) << 8
+        return (s0, s1, s2)
+
+    def _cut_off(self, p, loops):
+        """Whether player p loses the goal when each loop, in turn, splits the piece
+        of the board holding its square u (given with the loop's inside masks)."""
+        r0, r1, r2 = self._region(p)
+        s = self._sq[p]
+        k = _K[s]
+        b = _BIT[s]
+        full = 0x1FF | (0x1FF << 10) | (0x1FF << 20)
+        for sides, u in loops:
+            ku = _K[u]
+            if (r0 if ku == 0 else r1 if ku == 1 else r2) & _BIT[u]:
+                i0, i1, i2 = sides
+                if not sides[k] & b:
+                    i0 ^= full
+                    i1 ^= full
+                    i2 ^= full
+                # the pawn keeps the squares on its own side of the loop
+                r0 &= i0
+                r1 &= i1
+                r2 &= i2
+        g = self._gm[p]
+        return not ((r0 & g[0]) or (r1 & g[1]) or (r2 & g[2]))
+
+    def _region(self, p):
+        r = self._reg[p]
+        if r is None:
+            r = _flood(self._M, self._sq[p])
+            for q in range(self.players):
+                s = self._sq[q]
+                if r[_K[s]] & _BIT[s]:
+                    self._reg[q] = r
+        return r
 
     def _refresh(self, p):
-        d = self._search(p, -1, True)
+        # a fresh shortest path: the distance and a tight certificate
+        g = self._gm[p]
+        d = _bfs(self._M, self._sq[p], g, self._lay)
         if d < 0:  # pragma: no cover - the rules never allow it
             raise RuntimeError("player %d has no path" % (p + 1))
-        self._cert[p] = self._found
+        self._cert[p] = _trace(self._M, self._lay, d, g)
         self._dist[p] = d
 
     def _place(self, i):
@@ -569,7 +823,8 @@ class Quoridor:
         x = a & 7
         y = a >> 3
         comp = self._comp
-        self._undo.append((1, p, i, bytes(comp), list(self._cert), list(self._dist)))
+        self._undo.append((1, p, i, bytes(comp), bytes(self._par), bytes(self._pdir),
+                           list(self._cert), list(self._dist)))
         if o == 0:
             self._ha[y] |= 1 << x
             self._hw[y] |= 3 << x
@@ -581,20 +836,48 @@ class Quoridor:
         M[_CI1[i]] &= ~_CM1[i]
         M[_CI2[i]] &= ~_CM2[i]
         # join the wall groups of the fence's ends and middle
+        e1 = _END1[i]
+        e2 = _END2[i]
         m = comp[a]
-        for other in (comp[_END1[i]], comp[_END2[i]]):
+        for other in (comp[e1], comp[e2]):
             if other != m:
                 for k in range(65):
                     if comp[k] == other:
                         comp[k] = m
-        for q, c, d in self._pending:
-            self._cert[q] = c
-            self._dist[q] = d
+        d = 0 if o else 1  # direction from the first end to the middle: up or right
+        self._join(e1, a, d)
+        self._join(a, e2, d)
+        for q in self._pending:
+            self._cert[q] = None
+            self._dist[q] = -1
         del self._pending[:]
+        self._reg = [None] * self.players
         self._placed.append(i)
         self._left[p] -= 1
         self._available()
         self.turn = (p + 1) % self.players
+
+    def _join(self, a, b, d):
+        # add the wall piece a -> b (direction d) to the spanning tree unless it
+        # closes a loop; the tree holding the board edge stays rooted at the edge
+        par = self._par
+        pdir = self._pdir
+        ra = a
+        while par[ra] != ra:
+            ra = par[ra]
+        rb = b
+        while par[rb] != rb:
+            rb = par[rb]
+        if ra == rb:
+            return
+        if rb == 64:
+            _reroot(par, pdir, a)
+            par[a] = b
+            pdir[a] = d
+        else:
+            _reroot(par, pdir, b)
+            par[b] = a
+            pdir[b] = (d + 2) & 3
 
     def _masks(self):
         hw = self._hw
@@ -649,8 +932,6 @@ class Quoridor:
                 v = r & s
                 cut_h[y] |= v | (v >> 1)
                 cut_v[y] |= (r & (r >> 1)) | (s & (s >> 1))
-        extra = None
-        comp = self._comp
         for o in (0, 1):
             av = self._avv if o else self._avh
             cut = cut_v if o else cut_h
@@ -660,36 +941,10 @@ class Quoridor:
                 risky = m & cut[y]
                 a = y * 8
                 for x in range(8):
-                    if (m >> x) & 1:
-                        if (risky >> x) & 1:
-                            i = base | a
-                            e1 = comp[_END1[i]]
-                            e2 = comp[_END2[i]]
-                            mid = comp[a]
-                            if e1 == mid or e2 == mid or e1 == e2:
-                                if extra is None:
-                                    extra = [[] for _ in range(n)]
-                                if not self._keeps_paths(o, x, y, i, extra):
-                                    a += 1
-                                    continue
+                    if (m >> x) & 1 and not ((risky >> x) & 1
+                                             and self._blocks(o, x, y, a, False) >= 0):
                         out.append(FENCES[base | a])
                     a += 1
-
-    def _keeps_paths(self, o, x, y, i, extra):
-        # a fence that closes a loop: search for every player whose certificates
-        # it cuts; each path found becomes one more certificate for the next fences
-        cert = self._cert
-        for p in range(self.players):
-            if not _cut(cert[p], o, x, y):
-                continue
-            for c in extra[p]:
-                if not _cut(c, o, x, y):
-                    break
-            else:
-                if self._search(p, i, True) < 0:
-                    return False
-                extra[p].append(self._found)
-        return True
 
     # -- pawns ----------------------------------------------------------------
     def _open(self, x, y, d):

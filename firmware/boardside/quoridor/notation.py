@@ -13,6 +13,10 @@ a1-h8. Internally a fence is ``(orientation, anchor)`` with orientation 0 for h,
 A game record is the moves in turn order separated by white space. Move numbers
 such as ``1.`` are ignored, so are comments from ``#`` to the end of the line.
 Input is case-insensitive; output is lower case.
+
+``pass`` is the move of a player whose pawn is boxed in by other pawns and who
+has no fence to place (only possible with 4 players or with house rules); the
+printed rules do not foresee it.
 """
 
 FILES = "abcdefghi"
@@ -25,14 +29,17 @@ FENCES = tuple(FILES[i % 64 % 8] + RANKS[i % 64 // 8] + "hv"[i // 64] for i in r
 SYNTAX = -1
 OFF_BOARD = -2
 
-# Move codes: a square is 0..80, a fence is FENCE + orientation * 64 + anchor.
+# Move codes: a square is 0..80, a fence is FENCE + orientation * 64 + anchor,
+# PASS the turn of a player who has no legal move at all.
 FENCE = 100
+PASS = 300
 
 _CODES = {}
 for _i in range(81):
     _CODES[SQUARES[_i]] = _i
 for _i in range(128):
     _CODES[FENCES[_i]] = FENCE + _i
+_CODES["pass"] = PASS
 del _i
 
 
@@ -52,6 +59,8 @@ def parse(move):
 
 def name(code):
     """Notation of a move code."""
+    if code == PASS:
+        return "pass"
     if code >= FENCE:
         return FENCES[code - FENCE]
     return SQUARES[code]
@@ -68,7 +77,7 @@ def square_xy(square):
 def fence_xyo(fence):
     """(file, rank, 'h' or 'v') counted from 0 for a fence name: 'e3h' -> (4, 2, 'h')."""
     code = parse(fence)
-    if code < FENCE:
+    if not FENCE <= code < PASS:
         raise ValueError("not a fence: %r" % (fence,))
     i = code - FENCE
     return i % 64 % 8, i % 64 // 8, "hv"[i // 64]

@@ -1,0 +1,64 @@
+"""A small rotating log on the board's flash: what crashed, with its traceback.
+
+log.txt grows to about MAX_BYTES, then becomes log.1.txt (replacing the older
+one), so the log never takes more than ~2 * MAX_BYTES of flash. Read it with
+``boardside log`` (protocol command "log") or ``mpremote fs cat :log.txt``.
+A log that cannot be written (flash full) is skipped: it must never turn a
+crash into a hang.
+"""
+
+import os
+import sys
+
+LOG = "log.txt"
+OLD = "log.1.txt"
+MAX_BYTES = 4096
+
+
+def _size(path):
+    try:
+        return os.stat(path)[6]
+    except OSError:
+        return -1
+
+
+def replace(src, dst):
+    """Rename src over dst: littlefs does it in one step, FAT needs dst removed."""
+    try:
+        os.rename(src, dst)
+    except OSError:
+        os.remove(dst)
+        os.rename(src, dst)
+
+
+class Log:
+    def __init__(self, path=LOG, old=OLD, max_bytes=MAX_BYTES):
+        self.path = path
+        self.old = old
+        self.max_bytes = max_bytes
+
+    def write(self, text, exc=None):
+        """Append one entry: a line of text and, if given, the exception's traceback."""
+        try:
+            if _size(self.path) >= self.max_bytes:
+                replace(self.path, self.old)
+            with open(self.path, "a") as f:
+                f.write(text)
+                f.write("\n")
+                if exc is not None:
+                    sys.print_exception(exc, f)
+            return True
+        except OSError:
+            return False
+
+    def tail(self, max_chars):
+        """The end of the log (the older file first), at most max_chars characters."""
+        parts = []
+        for path in (self.old, self.path):
+            try:
+                with open(path) as f:
+                    parts.append(f.read())
+            except OSError:
+                pass
+        text = "".join(parts)
+        return text[max(0, len(text) - max_chars):]

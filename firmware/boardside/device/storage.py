@@ -1,0 +1,199 @@
+"""The save file on flash: written atomically, restored at boot, set aside when bad.
+
+Store does the file work: the new state goes to state.tmp, which is then renamed
+over state.sav, so a power cut at any moment leaves either the old save file or
+the new one (littlefs renames atomically). A save file that cannot be restored
+is renamed to state.bad-N (the newest KEEP_BAD are kept) rather than deleted.
+
+Persist is the glue between the App and the Store: it writes after committed
+actions as boardside.savefile.Schedule allows, skips writes that would store the
+same bytes, and keeps the bytes last on flash to restore the app after a crash.
+See docs/persistence.md.
+"""
+
+import os
+
+from boardside import savefile
+from boardside.device.crashlog import replace
+
+SAVE = "state.sav"
+TEMP = "state.tmp"
+BAD = "state.bad-"
+KEEP_BAD = 3
+CHUNK = 256        # bytes per write call
+RETRY_MS = 5000    # after a failed write (flash full), try again this much later
+
+
+def read_file(path):
+    """The bytes of a file, None if there is none."""
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def remove(path):
+    try:
+        os.remove(path)
+        return True
+    except OSError:
+        return False
+
+
+class Store:
+    def __init__(self, path=SAVE, temp=TEMP, bad=BAD, keep_bad=KEEP_BAD):
+        self.path = path
+        self.temp = temp
+        self.bad = bad
+        self.keep_bad = keep_bad
+
+    def read(self):
+        """(bytes, name) of the save file; (None, None) when there is none.
+
+        With no save file but a temp file, the temp file is offered: on a file
+        system that cannot rename over a file, the old save file is removed just
+        before the rename, and a cut in between leaves only the complete temp file.
+        """
+        data = read_file(self.path)
+        if data is not None:
+            return data, self.path
+        data = read_file(self.temp)
+        if data is not None:
+            return data, self.temp
+        return None, None
+
+    def write(self, data):
+        mv = memoryview(data)
+        with open(self.temp, "wb") as f:
+            for i in range(0, len(data), CHUNK):
+                f.write(mv[i:i + CHUNK])
+        replace(self.temp, self.path)
+
+    def bad_numbers(self):
+        numbers = []
+        for name in os.listdir():
+            if name.startswith(self.bad):
+                try:
+                    numbers.append(int(name[len(self.bad):]))
+                except ValueError:
+                    pass
+        numbers.sort()
+        return numbers
+
+    def set_aside(self, name):
+        """Rename a save file that cannot be restored to state.bad-N; returns the
+        new name (None if even that failed). Only the newest KEEP_BAD are kept."""
+        try:
+            numbers = self.bad_numbers()
+            kept = self.bad + str(numbers[-1] + 1 if numbers else 1)
+            os.rename(name, kept)
+        except OSError:
+            remove(name)  # it must not be offered again at the next boot
+            return None
+        for n in numbers[:max(0, len(numbers) + 1 - self.keep_bad)]:
+            remove(self.bad + str(n))
+        return kept
+
+
+class Persist:
+    def __init__(self, store=None, schedule=None, version=savefile.VERSION):
+        self.store = store or Store()
+        self.schedule = schedule or savefile.Schedule()
+        self.version = version
+        self.last = None      # the save file's bytes as on flash (written or restored)
+        self.writes = 0
+        self.failures = 0     # writes that failed in a row
+
+    def boot(self, make_app, now_ms):
+        """Restore the last state into a new app: (app, event for the host, set_aside).
+
+        A save file that is unreadable or that the app rejects is set aside and the
+        app starts clean; ``set_aside`` is then the reason (for the screen).
+        """
+        data, name = self.store.read()
+        app = make_app()
+        if data is None:
+            return app, {"event": "restore", "restored": False,
+                         "reason": "no saved state"}, None
+        try:
+            app.restore(savefile.decode(data, self.version), now_ms)
+        except Exception as e:  # whatever restore() raises, the device must start
+            if name == self.store.temp:
+                # a write torn by a power cut, never renamed over the save file:
+                # it was never the saved state, so nothing is lost
+                remove(name)
+                return make_app(), {"event": "restore", "restored": False,
+                                    "reason": "no saved state"}, None
+            reason = str(e) if isinstance(e, savefile.SaveFileError) \
+                else "rejected by the app: %s" % (e,)
+            kept = self.store.set_aside(name)
+            event = {"event": "restore", "restored": False, "reason": reason}
+            if kept:
+                event["kept_as"] = kept
+            return make_app(), event, reason
+        if name == self.store.temp:
+            try:
+                replace(name, self.store.path)
+            except OSError:
+                pass  # read again from the temp file next time; the next write fixes it
+        self.last = data
+        app.changed = False
+        app.dirty = True
+        return app, {"event": "restore", "restored": True, "screen": app.screen()}, None
+
+    def note(self, app, now_ms):
+        """Called every main-loop pass: write if a committed action is due.
+        Returns the OSError of a failed write, else None."""
+        if app.changed:
+            app.changed = False
+            self.schedule.changed(now_ms)
+        if self.schedule.due(now_ms):
+            return self.write(app, now_ms)
+        return None
+
+    def flush(self, app, now_ms):
+        """Write a pending change now (before a planned stop or reset)."""
+        if app.changed or self.schedule.pending:
+            app.changed = False
+            self.schedule.changed(now_ms)
+            return self.write(app, now_ms)
+        return None
+
+    def write(self, app, now_ms):
+        data = savefile.encode(app.save(), self.version)
+        if data == self.last:
+            self.schedule.unchanged()  # a cursor that came back: nothing new to store
+            return None
+        try:
+            self.store.write(data)
+        except OSError as e:
+            self.failures += 1
+            self.schedule.failed(now_ms, RETRY_MS)
+            return e
+        self.last = data
+        self.writes += 1
+        self.failures = 0
+        self.schedule.written(now_ms)
+        return None
+
+    def restore_last(self, app, now_ms):
+        """Put the last saved state into a fresh app (after a crash). False if there
+        is none, or it does not restore."""
+        if self.last is None:
+            return False
+        try:
+            app.restore(savefile.decode(self.last, self.version), now_ms)
+        except Exception:
+            return False
+        app.changed = False
+        app.dirty = True
+        return True
+
+    def set_aside(self):
+        """The saved state itself keeps crashing the app: set it aside, start clean."""
+        self.last = None
+        data, name = self.store.read()
+        if data is None:
+            return None
+        return self.store.set_aside(name)

@@ -1,0 +1,443 @@
+"""Quoridor on the grid: players play on the physical board and enter each move
+here; the device accepts it or shows why not.
+
+The 9x9 board with its fence grooves takes 17x17 pixels: squares on even
+coordinates, grooves between them. A smaller panel shows a window that follows
+the cursor, so every square and groove stays reachable.
+
+Buttons (see docs/quoridor.md):
+  pawn entry   pad: cursor   A: move the pawn there (A on your own pawn: fence entry)
+               B: show/hide legal destinations   hold A: status (distances, fences, clocks)
+               hold B: undo the last move
+  fence entry  pad: move the fence   A: place it   B: rotate   hold B: back to pawn entry
+  setup        left/right: 2 or 4 players   A: start
+  game over    A: new game   hold B: undo the winning move
+"""
+
+from boardside.canvas import BLACK, DIM, GREY, RED, WHITE, scale
+from boardside.events import A, B, DOWN, LEFT, LONG, PRESS, RELEASE, REPEAT, RIGHT, UP
+from boardside.mode import Mode, ModeError
+from boardside.quoridor import IllegalMove, Quoridor
+from boardside.quoridor.notation import FILES, RANKS
+
+PLAYER_COLOURS = (0xFF2020, 0x2060FF, 0x20D040, 0xFFC000)
+FENCE_COLOUR = 0xC08040
+SQUARE_COLOUR = 0x0C0C0C
+BLINK_MS = 400
+FLASH_MS = 1500
+
+# What an illegal entry shows: icon and colour per rule (documented in README)
+REASONS = {
+    "overlap": ("fence", 0xFF8000),      # fence on top of another fence
+    "cross": ("cross", 0xFF8000),        # fence crosses another at its middle
+    "off_board": ("cross", 0xFF0000),    # fence sticks out of the board
+    "blocks_path": ("skull", 0xFF0000),  # would cut a player off from the goal
+    "no_fences": ("fence", 0xFF0000),    # no fences left: move the pawn
+    "blocked": ("lock", 0xFF8000),       # a fence is in the way
+    "occupied": ("pawn", 0xFF8000),      # another pawn stands there
+    "not_adjacent": ("question", 0xFF0000),  # too far for a step or jump
+    "jump": ("pawn", 0xFF0000),          # a jump the rules do not allow
+    "game_over": ("star", 0xFFFF00),
+    "syntax": ("question", 0xFF0000),
+}
+
+SETUP, PAWN, FENCE, OVER = "setup", "pawn", "fence", "over"
+
+
+def square(x, y):
+    return FILES[x] + RANKS[y]
+
+
+def fence(x, y, vertical):
+    return FILES[x] + RANKS[y] + ("v" if vertical else "h")
+
+
+class QuoridorMode(Mode):
+    name = "quoridor"
+    title = "Quoridor"
+    icon = "fence"
+    actions = ("new", "move", "check", "undo", "legal", "record", "status")
+
+    SETTINGS = {
+        "side_step_past_third_pawn": (True, False),
+        "side_step_at_edge": (True, False),
+    }
+
+    @staticmethod
+    def check_setting(name, value):
+        if name in QuoridorMode.SETTINGS:
+            if value not in (True, False, None):
+                raise ModeError("quoridor.%s must be true or false" % name)
+        elif name == "clock_s":
+            if value is not None and (not isinstance(value, int) or value is True
+                                      or not 0 <= value <= 7200):
+                raise ModeError("quoridor.clock_s must be 0 (off) to 7200 seconds")
+        else:
+            raise ModeError("no Quoridor setting '%s' (settings: side_step_past_third_pawn, "
+                            "side_step_at_edge, clock_s)" % name)
+
+    def __init__(self, ctx):
+        Mode.__init__(self, ctx)
+        self.game = None
+        self.players = 2
+        self.screen = SETUP
+        self.cx, self.cy = 4, 0        # cursor square (pawn entry)
+        self.fx, self.fy, self.fv = 3, 3, False  # fence anchor and orientation
+        self.hints = False
+        self.status = False
+        self.flash = None              # (code, message, until_ms)
+        self.clock = None              # ms left per player, None when the clock is off
+        self.last_ms = None
+        self._preview = None           # (move, history length, legal?)
+
+    # -- the game ----------------------------------------------------------
+    def new_game(self, players):
+        if players not in (2, 4):
+            raise ModeError("Quoridor is for 2 or 4 players")
+        self.game = Quoridor(players,
+                             self.setting("side_step_past_third_pawn", True),
+                             self.setting("side_step_at_edge", True))
+        self.players = players
+        self.screen = PAWN
+        clock_s = self.setting("clock_s", 0)
+        self.clock = [clock_s * 1000] * players if clock_s else None
+        self.last_ms = None
+        self.flash = None
+        self._cursor_to_pawn()
+
+    def _cursor_to_pawn(self):
+        self.cx, self.cy = self.game.pawn_xy(self.game.turn)
+
+    def play(self, move, now_ms):
+        """Apply a move; on refusal show the reason and re-raise."""
+        if self.game is None:
+            raise ModeError("no game: start one first")
+        try:
+            self.game.play(move)
+        except IllegalMove as e:
+            self.flash = (e.code, str(e), now_ms + FLASH_MS)
+            self.ctx.emit({"event": "refused", "mode": self.name, "move": str(move)[:8],
+                           "code": e.code, "error": str(e)})
+            raise
+        self.flash = None
+        self.hints = False
+        self.ctx.emit({"event": "move", "mode": self.name, "move": self.game.history[-1],
+                       "player": (self.game.turn - 1) % self.players + 1})
+        if self.game.winner is not None:
+            self.screen = OVER
+            self.ctx.emit({"event": "win", "mode": self.name,
+                           "player": self.game.winner + 1})
+        else:
+            self.screen = PAWN
+            self._cursor_to_pawn()
+
+    def undo(self):
+        if self.game is None or self.game.undo() is None:
+            raise ModeError("nothing to undo")
+        self.screen = PAWN
+        self.flash = None
+        self._cursor_to_pawn()
+
+    # -- input -------------------------------------------------------------
+    def handle(self, kind, button, now_ms):
+        if self.screen == SETUP:
+            return self._handle_setup(kind, button)
+        if button == A and kind == LONG and self.screen == PAWN:
+            self.status = True
+            return True
+        if button == A and kind == RELEASE and self.status:
+            self.status = False
+            return True
+        if kind == LONG and button == B:
+            if self.screen == FENCE:
+                self.screen = PAWN
+                self._cursor_to_pawn()
+                return True
+            try:
+                self.undo()
+            except ModeError as e:
+                self.flash = ("game_over" if self.game is None else "syntax", str(e),
+                              now_ms + FLASH_MS)
+            return True
+        if self.screen == OVER:
+            if button == A and kind == PRESS:
+                self.screen = SETUP
+                return True
+            return False
+        if kind != PRESS and kind != REPEAT:
+            return False
+        if button in (UP, DOWN, LEFT, RIGHT):
+            return self._move_cursor(button)
+        if kind != PRESS:
+            return False
+        if self.screen == PAWN:
+            if button == A:
+                if (self.cx, self.cy) == self.game.pawn_xy(self.game.turn):
+                    if self.game.fences_left[self.game.turn] == 0:
+                        self.flash = ("no_fences", "no fences left", now_ms + FLASH_MS)
+                        return True
+                    self.screen = FENCE
+                    self.fx = min(self.cx, 7)
+                    self.fy = min(self.cy, 7)
+                    return True
+                try:
+                    self.play(square(self.cx, self.cy), now_ms)
+                except IllegalMove:
+                    pass
+                return True
+            if button == B:
+                self.hints = not self.hints
+                return True
+        elif self.screen == FENCE:
+            if button == A:
+                try:
+                    self.play(fence(self.fx, self.fy, self.fv), now_ms)
+                except IllegalMove:
+                    pass
+                return True
+            if button == B:
+                self.fv = not self.fv
+                return True
+        return False
+
+    def _handle_setup(self, kind, button):
+        if kind != PRESS:
+            return False
+        if button in (LEFT, RIGHT, UP, DOWN):
+            self.players = 6 - self.players
+            return True
+        if button == A:
+            self.new_game(self.players)
+            return True
+        return False
+
+    def _move_cursor(self, button):
+        dx = (button == RIGHT) - (button == LEFT)
+        dy = (button == UP) - (button == DOWN)
+        if self.screen == FENCE:
+            self.fx = min(7, max(0, self.fx + dx))
+            self.fy = min(7, max(0, self.fy + dy))
+        else:
+            self.cx = min(8, max(0, self.cx + dx))
+            self.cy = min(8, max(0, self.cy + dy))
+        return True
+
+    def tick(self, now_ms):
+        changed = False
+        if self.clock is not None and self.screen in (PAWN, FENCE):
+            if self.last_ms is not None:
+                t = self.game.turn
+                before = self.clock[t]
+                self.clock[t] = max(0, before - (now_ms - self.last_ms))
+                if before > 0 and self.clock[t] == 0:
+                    self.ctx.emit({"event": "time_up", "mode": self.name, "player": t + 1})
+                    changed = True
+                elif self.status and before // 1000 != self.clock[t] // 1000:
+                    changed = True
+        self.last_ms = now_ms
+        if self.flash is not None and now_ms >= self.flash[2]:
+            self.flash = None
+            changed = True
+        if self.screen in (PAWN, FENCE, OVER) and not self.status:
+            # blink the cursor (or the winner) without redrawing every loop
+            phase = (now_ms // BLINK_MS) & 1
+            if phase != getattr(self, "_phase", None):
+                self._phase = phase
+                changed = True
+        return changed
+
+    # -- protocol --------------------------------------------------------------
+    def command(self, action, args, now_ms):
+        if action == "new":
+            players = args.get("players", 2)
+            if players not in (2, 4) or players is True:
+                raise ModeError("'players' must be 2 or 4")
+            self.new_game(players)
+            return self.describe()
+        if self.game is None:
+            raise ModeError("no game: start one with action 'new'")
+        if action == "move":
+            move = args.get("move")
+            if not isinstance(move, str):
+                raise ModeError("'move' must be a move in notation, e.g. 'e2' or 'e3h'")
+            self.play(move, now_ms)
+            return self.describe()
+        if action == "check":
+            move = args.get("move")
+            if not isinstance(move, str):
+                raise ModeError("'move' must be a move in notation, e.g. 'e2' or 'e3h'")
+            try:
+                self.game.check(move)
+            except IllegalMove as e:
+                return {"legal": False, "code": e.code, "reason": str(e)}
+            return {"legal": True}
+        if action == "undo":
+            self.undo()
+            return self.describe()
+        if action == "legal":
+            return {"moves": self.game.legal_moves()}
+        if action == "record":
+            return {"players": self.players, "record": self.game.record()}
+        if action == "status":
+            return self.describe()
+        return Mode.command(self, action, args, now_ms)
+
+    # -- output ------------------------------------------------------------------
+    def _window(self, w, h):
+        """Top-left of the 17x17 board in canvas pixels (negative: panned)."""
+        if self.screen == FENCE:
+            fx, fy = 2 * self.fx + 1, 2 * (7 - self.fy) + 1
+        else:
+            fx, fy = 2 * self.cx, 2 * (8 - self.cy)
+        ox = (w - 17) // 2 if w >= 17 else -min(max(fx - w // 2, 0), 17 - w)
+        oy = (h - 17) // 2 if h >= 17 else -min(max(fy - h // 2, 0), 17 - h)
+        return ox, oy
+
+    def render(self, canvas, now_ms):
+        canvas.clear()
+        if self.screen == SETUP:
+            self._render_setup(canvas)
+            return
+        if self.status:
+            self._render_status(canvas)
+            return
+        g = self.game
+        ox, oy = self._window(canvas.width, canvas.height)
+        blink = (now_ms // BLINK_MS) & 1
+        for y in range(9):
+            for x in range(9):
+                canvas.pixel(ox + 2 * x, oy + 2 * (8 - y), SQUARE_COLOUR)
+        if self.hints and self.screen == PAWN:
+            colour = scale(PLAYER_COLOURS[g.turn], 1, 4)
+            for m in g.legal_moves():
+                if len(m) == 2:
+                    x, y = FILES.index(m[0]), RANKS.index(m[1])
+                    canvas.pixel(ox + 2 * x, oy + 2 * (8 - y), colour)
+        for f in g.fences:
+            self._draw_fence(canvas, ox, oy, FILES.index(f[0]), RANKS.index(f[1]),
+                             f[2] == "v", FENCE_COLOUR)
+        for p in range(g.players):
+            x, y = g.pawn_xy(p)
+            c = PLAYER_COLOURS[p]
+            if self.screen == OVER and p == g.winner and blink:
+                c = WHITE
+            canvas.pixel(ox + 2 * x, oy + 2 * (8 - y), c)
+        turn_colour = PLAYER_COLOURS[g.turn]
+        if self.screen == PAWN and blink:
+            canvas.pixel(ox + 2 * self.cx, oy + 2 * (8 - self.cy), turn_colour)
+            if (self.cx, self.cy) in [g.pawn_xy(p) for p in range(g.players)]:
+                canvas.pixel(ox + 2 * self.cx, oy + 2 * (8 - self.cy), WHITE)
+        elif self.screen == FENCE:
+            ok = self._preview_legal()
+            c = turn_colour if ok else RED
+            if blink or not ok:
+                self._draw_fence(canvas, ox, oy, self.fx, self.fy, self.fv, c)
+        if self.flash is not None:
+            self._render_reason(canvas, self.flash[0])
+
+    def _preview_legal(self):
+        move = fence(self.fx, self.fy, self.fv)
+        n = len(self.game.history)
+        p = self._preview
+        if p is None or p[0] != move or p[1] != n:
+            self._preview = p = (move, n, self.game.is_legal(move))
+        return p[2]
+
+    def _draw_fence(self, canvas, ox, oy, x, y, vertical, c):
+        if vertical:
+            col = ox + 2 * x + 1
+            top = oy + 2 * (7 - y)
+            canvas.vline(col, top, 3, c)
+        else:
+            row = oy + 2 * (8 - y) - 1
+            canvas.hline(ox + 2 * x, row, 3, c)
+
+    def _render_reason(self, canvas, code):
+        icon, colour = REASONS.get(code, ("question", RED))
+        # in the corner away from the cursor, on a black plate so it reads
+        x = 0 if self.cx >= 5 else canvas.width - 7
+        y = 0 if self.cy < 5 else canvas.height - 7
+        canvas.fill_rect(x, y, 7, 7, BLACK)
+        canvas.rect(x, y, 7, 7, colour)
+        canvas.icon(x + 1, y + 1, icon, colour)
+
+    def _render_setup(self, canvas):
+        w = canvas.width
+        label = "%dP" % self.players
+        canvas.text(max(0, (w - canvas.text_width(label)) // 2), 1, label, WHITE)
+        for p in range(self.players):
+            canvas.fill_rect(1 + p * 4, canvas.height - 4, 2, 2, PLAYER_COLOURS[p])
+
+    def _render_status(self, canvas):
+        """Per player: distance to goal (digits), fences left (dots), clock bar."""
+        g = self.game
+        w, h = canvas.width, canvas.height
+        n = g.players
+        cols = 1 if n == 2 else 2
+        cw = w // cols
+        ch = h // (n // cols)
+        for p in range(n):
+            x0 = (p % cols) * cw
+            y0 = (p // cols) * ch
+            c = PLAYER_COLOURS[p]
+            if p == g.turn:
+                canvas.pixel(x0, y0, WHITE)
+            canvas.number(x0 + 1, y0 + 1, g.shortest_distance(p), c)
+            left = g.fences_left[p]
+            for k in range(left):
+                if cols == 1:
+                    canvas.pixel(x0 + 10 + k % 5, y0 + 1 + 2 * (k // 5), FENCE_COLOUR)
+                else:
+                    canvas.pixel(x0 + k, y0 + ch - 2, FENCE_COLOUR)
+            if self.clock is not None and ch > 7:
+                total = self.setting("clock_s", 0) * 1000 or 1
+                bar = (cw - 1) * self.clock[p] // total
+                canvas.hline(x0, y0 + ch - 1, bar, c if self.clock[p] else RED)
+            elif cols == 1 and ch > 6:
+                canvas.hline(x0, y0 + ch - 1, cw, DIM)
+
+    # -- state -------------------------------------------------------------------
+    def describe(self):
+        d = {"screen": self.screen, "players": self.players}
+        g = self.game
+        if g is not None:
+            d.update({
+                "turn": g.turn + 1, "winner": None if g.winner is None else g.winner + 1,
+                "pawns": g.positions, "fences": g.fences, "fences_left": g.fences_left,
+                "distances": g.distances(), "moves": len(g.history),
+                "last": g.history[-1] if g.history else None,
+            })
+            if self.screen == FENCE:
+                d["entry"] = fence(self.fx, self.fy, self.fv)
+            else:
+                d["cursor"] = square(self.cx, self.cy)
+            if self.clock is not None:
+                d["clock_ms"] = list(self.clock)
+        if self.flash is not None:
+            d["refused"] = {"code": self.flash[0], "reason": self.flash[1]}
+        return d
+
+    def save(self):
+        return {"players": self.players, "screen": self.screen,
+                "game": None if self.game is None else self.game.to_dict(),
+                "clock": self.clock}
+
+    def restore(self, data):
+        players = data.get("players", 2)
+        if players not in (2, 4):
+            raise ValueError("quoridor: bad player count")
+        game = data.get("game")
+        self.players = players
+        if game is None:
+            self.game = None
+            self.screen = SETUP
+            return
+        self.game = Quoridor.from_dict(game)
+        clock = data.get("clock")
+        if clock is not None and (not isinstance(clock, list) or len(clock) != self.game.players
+                                  or any(not isinstance(v, int) for v in clock)):
+            raise ValueError("quoridor: bad clock")
+        self.clock = clock
+        self.screen = OVER if self.game.winner is not None else PAWN
+        self.last_ms = None
+        self._cursor_to_pawn()

@@ -1,0 +1,88 @@
+# Quoridor mode: drawing the board, entry screens, save and restore.
+from boardside.canvas import Canvas
+from boardside.mode import Context, ModeError
+from boardside.modes.quoridor import QuoridorMode, PLAYER_COLOURS, FENCE_COLOUR, REASONS
+
+
+def make(settings=None):
+    ctx = Context(None, 17, 17, settings or {})
+    ctx.emit = lambda e: None
+    return QuoridorMode(ctx)
+
+
+def test_board_is_drawn_square_by_square_on_17x17():
+    m = make()
+    m.command("new", {"players": 2}, 0)
+    m.command("move", {"move": "e2"}, 0)
+    m.command("move", {"move": "e3h"}, 0)
+    c = Canvas(17, 17)
+    m.render(c, 0)  # cursor blink off phase
+    # e2 is file 4, rank 2: pixel (8, 14); player 2 still on e9: (8, 0)
+    assert c.get(8, 14) == PLAYER_COLOURS[0]
+    assert c.get(8, 0) == PLAYER_COLOURS[1]
+    # e3h lies in the groove above rank 3 (row 11), across e and f (x 8..10)
+    assert [c.get(x, 11) for x in (8, 9, 10)] == [FENCE_COLOUR] * 3
+    assert c.get(11, 11) != FENCE_COLOUR
+
+
+def test_renders_on_every_panel_size():
+    for w, h in ((8, 8), (16, 16), (17, 17), (32, 8)):
+        m = make()
+        m.command("new", {"players": 4}, 0)
+        c = Canvas(w, h)
+        for screen_step in range(3):
+            m.render(c, 0)
+            m.handle("press", "right", 0)
+        m.handle("long", "a", 0)  # status screen
+        m.render(c, 0)
+        assert any(c.buf)
+
+
+def test_fence_entry_rotates_and_places():
+    m = make()
+    m.command("new", {"players": 2}, 0)
+    m.handle("press", "a", 0)  # cursor starts on own pawn: fence entry
+    assert m.describe()["entry"] == "e1h"
+    m.handle("press", "b", 0)
+    assert m.describe()["entry"] == "e1v"
+    m.handle("press", "up", 0)
+    m.handle("press", "a", 0)
+    d = m.describe()
+    assert d["fences"] == ["e2v"] and d["fences_left"] == [9, 10]
+
+
+def test_refusal_keeps_state_and_shows_reason_code():
+    m = make()
+    m.command("new", {"players": 2}, 0)
+    before = m.save()
+    try:
+        m.command("move", {"move": "a1"}, 0)
+    except ModeError:
+        pass
+    else:
+        raise AssertionError("a1 is not reachable from e1")
+    assert m.save() == before
+    assert m.describe()["refused"]["code"] in REASONS
+
+
+def test_save_restore_roundtrip():
+    m = make({"quoridor.side_step_past_third_pawn": False})
+    m.command("new", {"players": 4}, 0)
+    for mv in ("e2", "b5", "c3v"):
+        m.command("move", {"move": mv}, 0)
+    data = m.save()
+    other = make()
+    other.restore(data)
+    assert other.describe() == m.describe()
+    assert other.game.side_step_past_third_pawn is False
+
+
+def test_restore_refuses_corrupt_games():
+    m = make()
+    for bad in ({"players": 3}, {"players": 2, "game": {"players": 2, "moves": ["e5"]}},
+                {"players": 2, "game": {"players": 2, "moves": []}, "clock": "x"}):
+        try:
+            m.restore(bad)
+        except ValueError:
+            continue
+        raise AssertionError("restored %r" % (bad,))

@@ -1,0 +1,173 @@
+# The save file format and the write schedule (boardside.savefile), on both VMs.
+import json
+
+from boardside import savefile
+from boardside.app import App
+from boardside.savefile import SaveFileError
+
+from portable._support import TinyRng, raises
+
+STATE = {"screen": "dice", "menu_index": 0, "settings": {"dice.x": 1},
+         "modes": {"dice": {"sides": 20, "count": 2, "secret": True, "results": [7, 19],
+                            "rolls": 3}}, "name": "caf\u00e9"}
+
+
+def reason(data, version=savefile.VERSION):
+    return str(raises(SaveFileError, savefile.decode, data, version))
+
+
+def test_round_trip():
+    data = savefile.encode(STATE)
+    assert savefile.decode(data) == STATE
+    assert data.startswith(b"BSAV 1 ")
+
+
+def test_header_names_version_length_and_checksum():
+    data = savefile.encode({"a": 1}, 7)
+    head, body = data.split(b"\n", 1)
+    magic, version, length, crc = head.split(b" ")
+    assert magic == b"BSAV" and int(version) == 7 and int(length) == len(body)
+    assert int(crc, 16) == savefile.crc32(body) and len(crc) == 8
+    assert json.loads(body) == {"a": 1}
+
+
+def test_crc32_is_the_zip_one():
+    assert savefile.crc32(b"123456789") == 0xCBF43926  # the standard check value
+    assert savefile.crc32(b"") == 0
+
+
+def test_bitwise_crc32_fallback_matches():
+    saved = savefile._crc32
+    try:
+        savefile._crc32 = None
+        slow = [savefile.crc32(d) for d in (b"", b"123456789", bytes(range(256)))]
+    finally:
+        savefile._crc32 = saved
+    assert slow == [savefile.crc32(d) for d in (b"", b"123456789", bytes(range(256)))]
+    assert slow[1] == 0xCBF43926
+
+
+def test_every_truncation_is_refused():
+    data = savefile.encode(STATE)
+    for n in range(len(data)):
+        raises(SaveFileError, savefile.decode, data[:n])
+    assert "truncated" in reason(data[:-1])
+    assert reason(b"") == "empty file"
+
+
+def test_stray_bytes_are_refused():
+    assert "stray" in reason(savefile.encode(STATE) + b" ")
+
+
+def test_every_flipped_bit_in_the_body_is_caught():
+    data = savefile.encode({"sides": 6, "results": [1, 2, 3]})
+    start = data.index(b"\n") + 1
+    for i in range(start, len(data)):
+        for bit in range(8):
+            bad = bytearray(data)
+            bad[i] ^= 1 << bit
+            assert reason(bytes(bad)) == "checksum mismatch"
+
+
+def test_damaged_header_is_refused():
+    data = savefile.encode(STATE)
+    for i in range(data.index(b"\n")):
+        bad = bytearray(data)
+        bad[i] ^= 0x01
+        raises(SaveFileError, savefile.decode, bytes(bad))
+
+
+def test_other_format_version_is_refused_with_both_numbers():
+    text = reason(savefile.encode(STATE, 2))
+    assert "version 2" in text and "reads 1" in text
+
+
+def test_garbage_is_refused():
+    for data in (b"\x00" * 100, b"hello\nworld", b"BSAV 1 2 zzzzzzzz\n{}",
+                 b"BSAV 1 -1 00000000\n", b"BSAV x 2 00000000\n{}", b"BSAV 1 2\n{}",
+                 b"BSAV 1 2 0000000\n{}", b"BSAV  1 2 00000000\n{}", b"{" * 200):
+        raises(SaveFileError, savefile.decode, data)
+
+
+def test_a_whole_file_that_is_not_a_state_is_refused():
+    for body in (b"[1, 2]", b"nope", b"\xff\xfe"):
+        head = "BSAV 1 %d %08x\n" % (len(body), savefile.crc32(body))
+        assert reason(head.encode() + body) == "unreadable state"
+
+
+def test_encode_wants_a_dict():
+    raises(TypeError, savefile.encode, [1, 2])
+
+
+def test_app_state_round_trips_with_a_secret_roll():
+    app = App(TinyRng(5), 16, 16)
+    app.open("dice", 0)
+    app.mode().choose(sides=8, secret=True)
+    app.mode().roll(10)
+    state = savefile.decode(savefile.encode(app.save()))
+    again = App(TinyRng(99), 16, 16)
+    again.restore(state, 20)
+    assert again.save() == app.save()
+    assert "results" not in again.describe()["state"]  # restored, still hidden
+
+
+# -- the write schedule ------------------------------------------------------------
+def test_first_change_is_written_at_once():
+    s = savefile.Schedule(quiet_ms=300, min_gap_ms=1000)
+    assert not s.due(0)
+    s.changed(5000)
+    assert s.due(5000)
+    s.written(5000)
+    assert not s.due(5001)
+
+
+def test_burst_is_written_after_a_quiet_spell_and_the_last_change_kept():
+    s = savefile.Schedule(quiet_ms=300, min_gap_ms=1000)
+    s.changed(0)
+    s.written(0)
+    for t in (100, 200, 250):
+        s.changed(t)
+        assert not s.due(t)
+    assert not s.due(549)
+    assert s.due(550)  # 300 ms after the last change
+
+
+def test_rapid_changes_write_at_most_every_quiet_interval_and_never_lose_the_last():
+    s = savefile.Schedule(quiet_ms=300, min_gap_ms=1000)
+    writes = []
+    last_change = None
+    for t in range(0, 20000):
+        if t % 7 == 0 and t < 15000:  # a change every 7 ms (a held button repeats slower)
+            s.changed(t)
+            last_change = t
+        if s.due(t):
+            s.written(t)
+            writes.append(t)
+    gaps = [b - a for a, b in zip(writes, writes[1:])]
+    assert min(gaps) >= 300
+    assert len(writes) <= 15000 // 1000 + 2  # a stream is written once a second
+    assert writes[-1] >= last_change  # the last change reached the flash
+    assert not s.pending
+
+
+def test_taps_just_over_the_quiet_interval_stay_under_four_writes_a_second():
+    s = savefile.Schedule()
+    writes = 0
+    for t in range(0, 10000):
+        if t % 310 == 0:
+            s.changed(t)
+        if s.due(t):
+            s.written(t)
+            writes += 1
+    assert writes <= 10000 // savefile.QUIET_MS + 1
+
+
+def test_unchanged_and_failed_writes():
+    s = savefile.Schedule(quiet_ms=300, min_gap_ms=1000)
+    s.changed(0)
+    s.unchanged()
+    assert not s.due(10000)
+    s.changed(20000)
+    s.failed(20000, 5000)
+    assert not s.due(24999)
+    assert s.due(25000) and s.pending

@@ -1,0 +1,287 @@
+"""Crashes and hangs: a bug in a mode is logged and the last saved state comes back;
+a hung loop is reset by the watchdog; a board handed to the REPL or mpremote is
+never reset under the user's feet."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from boardside import savefile
+from boardside.modes.dice import DiceMode
+from boardside_host.sim import SimBoard
+
+ORANGE = 0xFF8000
+WATCHDOG_MS = 8000
+
+
+def events(board, name=None):
+    out = []
+    for line in board.read_serial().splitlines():
+        try:
+            msg = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(msg, dict) and "event" in msg and (name is None or msg["event"] == name):
+            out.append(msg)
+    return out
+
+
+def saved(board):
+    with open(board.flash.real("state.sav"), "rb") as f:
+        return savefile.decode(f.read())
+
+
+def log_text(board):
+    path = board.flash.real("log.txt")
+    return open(path).read() if os.path.exists(path) else ""
+
+
+def boom(*args):
+    raise ZeroDivisionError("a bug in the mode")
+
+
+def dice_with_a_pending_change(board):
+    """Dice with a roll on flash, then a change not yet written (inside the quiet time)."""
+    board.request({"cmd": "mode", "name": "dice"})
+    board.request({"cmd": "act", "action": "roll"})
+    board.advance(1500)
+    board.request({"cmd": "act", "action": "choose", "args": {"count": 2}})  # written at once
+    board.request({"cmd": "act", "action": "choose", "args": {"count": 3}})  # pending
+    last = saved(board)
+    assert last["modes"]["dice"]["count"] == 2 and board.app.mode().count == 3
+    board.read_serial()
+    return last
+
+
+def crash_in_handle(board):
+    board.app.mode().handle = boom
+    board.tap("right")
+
+
+def crash_in_tick(board):
+    board.app.mode().tick = boom
+    board.advance(20)
+
+
+def crash_in_render(board):
+    board.app.mode().render = boom
+    board.app.dirty = True
+    board.advance(20)
+
+
+def crash_in_command(board):
+    board.app.mode().command = boom
+    reply = board.request({"cmd": "act", "action": "roll", "id": 5})
+    assert reply == {"ok": False, "error": "internal error: ZeroDivisionError", "id": 5}
+
+
+CRASHES = {"handle": crash_in_handle, "tick": crash_in_tick, "render": crash_in_render,
+           "command": crash_in_command}
+
+
+@pytest.mark.parametrize("where", sorted(CRASHES))
+def test_a_crash_is_logged_and_the_last_saved_state_restored(board, where):
+    last = dice_with_a_pending_change(board)
+    CRASHES[where](board)
+    board.advance(20)
+    assert board.running and board.error is None
+    crash = events(board, "crash")
+    assert crash == [{"event": "crash", "error": "ZeroDivisionError: a bug in the mode",
+                      "restored": True}]
+    assert board.app.save() == last  # the pending change went with the crash
+    assert board.device.notice_icon == ("cross", ORANGE)
+    log = log_text(board)
+    assert "crash 1" in log and "screen dice" in log
+    assert "Traceback" in log and "ZeroDivisionError: a bug in the mode" in log
+    # and the device carries on
+    before = board.app.mode().sides
+    board.tap("right")
+    assert board.app.mode().sides != before
+    board.advance(2000)
+    assert board.device.notice_icon is None
+
+
+def test_a_saved_state_that_keeps_crashing_is_set_aside(board, monkeypatch):
+    board.request({"cmd": "mode", "name": "dice"})
+    board.request({"cmd": "act", "action": "roll"})
+    board.advance(1500)
+    kept = saved(board)
+    board.read_serial()
+    monkeypatch.setattr(DiceMode, "render", boom)  # every dice screen crashes now
+    board.app.dirty = True
+    board.advance(100)
+    crashes = events(board, "crash")
+    assert [c["restored"] for c in crashes] == [True, True, False]
+    assert crashes[-1]["kept_as"] == "state.bad-1"
+    with open(board.flash.real("state.bad-1"), "rb") as f:
+        assert savefile.decode(f.read()) == kept
+    assert board.running and board.app.screen() == "menu"
+    assert "set aside as state.bad-1 after 3 crashes" in log_text(board)
+    monkeypatch.undo()
+    board.tap("a")
+    assert board.app.screen() == "dice"
+
+
+def test_a_crash_loop_on_a_clean_app_gives_up_to_the_watchdog(board, monkeypatch):
+    from boardside import app as app_module
+    monkeypatch.setattr(app_module.App, "render_menu", boom)
+    board.app.dirty = True
+    board.advance(200)
+    assert not board.running  # main.py ended with the error
+    assert isinstance(board.error, ZeroDivisionError)
+    monkeypatch.undo()
+    board.advance(WATCHDOG_MS + 100)
+    assert board.counters.get("watchdog_resets") == 1
+    assert board.running and board.app.screen() == "menu"
+
+
+def test_the_log_rotates_and_a_crash_storm_is_not_all_written(board):
+    board.request({"cmd": "mode", "name": "dice"})
+    for i in range(40):
+        board.app.mode().handle = boom
+        board.tap("right")
+    assert board.running and board.device.crashes == 40
+    size = os.path.getsize(board.flash.real("log.txt"))
+    assert size < 4096 + 1000
+    old = open(board.flash.real("log.1.txt")).read()
+    text = old + log_text(board)
+    assert "crash 20 " in text and "crash 21 " not in text
+    assert "crash 1 " not in text  # the oldest went with the rotation
+
+
+def test_the_log_command_returns_the_end_of_the_log(board):
+    assert board.request({"cmd": "log"}) == {"ok": True, "log": ""}
+    board.request({"cmd": "mode", "name": "dice"})
+    board.app.mode().handle = boom
+    board.tap("up")
+    text = board.request({"cmd": "log"})["log"]
+    assert "ZeroDivisionError: a bug in the mode" in text
+    tail = board.request({"cmd": "log", "max": 30})["log"]
+    assert len(tail) == 30 and text.endswith(tail)
+    assert board.request({"cmd": "log", "max": "all"})["ok"] is False
+
+
+def test_boardside_log_reads_the_log_over_the_protocol(tmp_path):
+    with SimBoard(flash_dir=str(tmp_path / "flash"), seed=1):
+        pass  # a flash with the firmware on it
+    (tmp_path / "flash" / "log.txt").write_text("crash 1 at 5 ms on screen dice:\nBoom\n")
+    proc = subprocess.Popen([sys.executable, "-m", "boardside_host.cli", "sim", "--headless",
+                             "--pty", "--flash", str(tmp_path / "flash"), "--for", "20"],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        port = proc.stdout.readline().strip()
+        r = subprocess.run([sys.executable, "-m", "boardside_host.cli", "log", "--port", port],
+                           capture_output=True, text=True, timeout=30)
+        assert r.returncode == 0, r.stderr
+        assert r.stdout == "crash 1 at 5 ms on screen dice:\nBoom\n"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+# -- the watchdog ----------------------------------------------------------------------
+def hang(board):
+    """Make the running mode hang in its tick: it never returns to the main loop
+    (it still sleeps, so the simulator's clock can run)."""
+    def stuck(now_ms):
+        while True:
+            board._device_sleep(10)
+    board.app.mode().tick = stuck
+
+
+def test_a_hung_loop_is_reset_by_the_watchdog_and_the_state_restored(board):
+    board.request({"cmd": "mode", "name": "dice"})
+    board.request({"cmd": "act", "action": "choose", "args": {"sides": 12}})
+    board.advance(1500)
+    before = board.app.save()
+    board.read_serial()
+    hang(board)
+    board.advance(WATCHDOG_MS - 100)
+    assert board.counters.get("watchdog_resets") is None  # not yet
+    board.advance(500)
+    assert board.counters.get("watchdog_resets") == 1
+    assert board.running and board.app.save() == before
+    assert events(board, "reset") == [{"event": "reset", "cause": "watchdog"}]
+    assert "reset by the watchdog" in log_text(board)
+    board.advance(60_000)  # and the app feeds it again
+    assert board.counters["watchdog_resets"] == 1
+
+
+def test_the_watchdog_register_shows_whether_it_runs(board):
+    board.write_serial(b"\x03")
+    board.advance(50)
+    board.read_serial()
+    board.write_serial(b"import machine\rmachine.mem32[0x40058000] >> 30 & 1\r")
+    board.advance(50)
+    assert "\r\n1\r\n" in board.read_serial()
+
+
+def ctrl_c(board):
+    board.write_serial(b"\x03")
+    board.advance(50)
+    assert not board.running and board.powered
+    assert "stopped by Ctrl-C" in board.read_serial()
+
+
+def test_after_ctrl_c_the_board_is_never_reset(board):
+    ctrl_c(board)
+    board.advance(10 * 60_000)
+    assert board.counters.get("watchdog_resets") is None
+    assert board.watchdog_timeout is not None  # still running, and fed
+    board.write_serial(b"1+1\r")
+    board.advance(50)
+    assert "2" in board.read_serial()
+
+
+def test_without_its_feeding_timer_ctrl_c_would_end_in_a_reset(board):
+    """The check above can fail: with no timer, the watchdog bites under the REPL."""
+    board.sandbox.modules["boardside.device.watchdog"].keep_fed = lambda: False
+    ctrl_c(board)
+    board.advance(WATCHDOG_MS + 100)
+    assert board.counters.get("watchdog_resets") == 1
+
+
+def raw_repl_soft_reset(board):
+    """What mpremote does: Ctrl-C, raw REPL (Ctrl-A), soft reset (Ctrl-D)."""
+    ctrl_c(board)
+    board.write_serial(b"\x01")
+    board.advance(20)
+    board.write_serial(b"\x04")
+    board.advance(50)
+    out = board.read_serial()
+    assert "soft reboot" in out and out.endswith("raw REPL; CTRL-B to exit\r\n>")
+
+
+def test_a_soft_reset_into_the_raw_repl_keeps_the_watchdog_fed(board):
+    raw_repl_soft_reset(board)
+    board.advance(10 * 60_000)
+    assert board.counters.get("watchdog_resets") is None
+    board.write_serial(b"print(6*7)\x04")  # the raw REPL still answers
+    board.advance(50)
+    assert "OK42" in board.read_serial()
+
+
+def test_without_boot_py_a_soft_reset_would_end_in_a_reset(board):
+    """The check above can fail: boot.py is what re-arms the feeding after the reset."""
+    os.remove(board.flash.real("boot.py"))
+    raw_repl_soft_reset(board)
+    board.advance(WATCHDOG_MS + 100)
+    assert board.counters.get("watchdog_resets") == 1
+
+
+def test_after_a_soft_reset_the_app_feeds_and_a_hang_is_still_reset(board):
+    board.request({"cmd": "mode", "name": "dice"})
+    board.advance(1500)
+    ctrl_c(board)
+    board.write_serial(b"\x04")  # soft reset from the friendly REPL: main.py runs again
+    board.advance(100)
+    assert board.running and board.app.screen() == "dice"
+    board.advance(60_000)
+    assert board.counters.get("watchdog_resets") is None
+    hang(board)  # boot.py's timer stands aside while the app runs: a hang still resets
+    board.advance(WATCHDOG_MS + 100)
+    assert board.counters.get("watchdog_resets") == 1
+    assert board.running and board.app.screen() == "dice"

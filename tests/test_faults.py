@@ -1,0 +1,368 @@
+"""Fault injection on the simulated device: the power fails at every step of a save,
+in every mode; buttons chatter, stick, or are all pressed at once.
+
+A power cut is a Flash write hook raising PowerCut in the device thread: the board
+stops dead at that step (with ``keep``, part of the data being written still
+reaches the file: a torn write); then it is powered up again. After that the
+restored state must be exactly what was on flash before the interrupted save, or
+exactly what that save wrote: never a mix, never corrupt, never lost.
+
+BOARDSIDE_FAULT_ROUNDS sets how many random input sequences the random power-cut
+test plays (default 3; `make fuzz` plays many more). Each test prints its figures.
+"""
+
+import json
+import os
+import random
+import shutil
+import time
+
+import pytest
+
+from boardside import modes as registry
+from boardside import savefile
+from boardside.events import BUTTONS
+from boardside_host.sim import SimBoard
+from boardside_host.sim.fakes import PowerCut
+
+SEED = 77
+ROUNDS = int(os.environ.get("BOARDSIDE_FAULT_ROUNDS", "3"))
+CHUNK = 256  # boardside.device.storage.CHUNK: bytes per write call
+
+# Inputs tried, in this order, to find one that changes a mode's saved state.
+INPUTS = [("tap", "a"), ("tap", "right"), ("tap", "down"), ("tap", "up"), ("tap", "left"),
+          ("tap", "b"), ("hold", "a"), ("hold", "b")]
+
+
+def file_state(root):
+    path = os.path.join(root, "state.sav")
+    if not os.path.exists(path):
+        return None
+    with open(path, "rb") as f:
+        return json.dumps(savefile.decode(f.read()), sort_keys=True)
+
+
+def app_state(board):
+    return json.dumps(board.app.save(), sort_keys=True)
+
+
+def play(board, inputs):
+    for kind, button in inputs:
+        if kind == "tap":
+            board.tap(button)
+        else:
+            board.hold(button, 900)
+    board.advance(1500)
+
+
+def boot(root):
+    b = SimBoard(flash_dir=root, seed=SEED)
+    b.boot()
+    return b
+
+
+def copy_flash(src, dst):
+    shutil.rmtree(dst, ignore_errors=True)
+    shutil.copytree(src, dst)
+    return dst
+
+
+class Recorder:
+    """A write hook that records each write step on the save files, with what the
+    save file held at that moment (before the step)."""
+
+    def __init__(self, root):
+        self.root = root
+        self.steps = []  # (step, path, state before the step)
+
+    def __call__(self, step, path):
+        if path.startswith("state"):
+            self.steps.append((step, path, file_state(self.root)))
+
+
+class Cutter:
+    """Cut the power at the n-th write step on the save files."""
+
+    def __init__(self, n, keep=0):
+        self.n = n
+        self.keep = keep
+        self.seen = 0
+        self.fired = False
+
+    def __call__(self, step, path):
+        if path.startswith("state"):
+            if self.seen == self.n:
+                self.fired = True
+                raise PowerCut(keep=self.keep)
+            self.seen += 1
+
+
+class Figures:
+    points = 0
+    recovered = 0
+    start = time.monotonic()
+
+
+def cut_points(steps, size):
+    """(step index, keep, when) for every place a cut can fall in these steps."""
+    points = []
+    chunk = 0
+    for i, (step, path, _) in enumerate(steps):
+        points.append((i, 0, "before " + step))
+        if step == "open":
+            chunk = 0
+        elif step == "write":
+            length = min(CHUNK, size - CHUNK * chunk)
+            points.append((i, 1, "1 byte into write %d" % chunk))
+            points.append((i, max(1, length // 2), "half-way through write %d" % chunk))
+            chunk += 1
+    # after the last rename the save is complete (a cut after any earlier rename is
+    # the same flash as a cut before the next save's open, tried above)
+    points.append((len(steps), None, "after the rename"))
+    return points
+
+
+def run_cuts(tmp_path, base, inputs, label):
+    """Replay inputs from the flash in ``base`` and cut the power at every write step
+    of the saves they cause; check each restore. Returns the number of cut points."""
+    ref = copy_flash(base, str(tmp_path / "ref"))
+    b = boot(ref)
+    rec = Recorder(ref)
+    b.flash.write_hook = rec
+    play(b, inputs)
+    final = file_state(ref)
+    size = os.path.getsize(os.path.join(ref, "state.sav"))
+    b.close()
+    assert rec.steps, "%s: the inputs caused no save" % label
+    states = [s for _, _, s in rec.steps] + [final]
+    tried = 0
+    for n, keep, when in cut_points(rec.steps, size):
+        run = copy_flash(base, str(tmp_path / "run"))
+        b = boot(run)
+        if keep is None:  # the saves are complete: cut at the end
+            hook = Recorder(run)
+            b.flash.write_hook = hook
+            play(b, inputs)
+            assert len(hook.steps) == n, "%s: the replay wrote differently" % label
+            expected = final
+        else:
+            cutter = Cutter(n, keep)
+            b.flash.write_hook = cutter
+            play(b, inputs)
+            assert cutter.fired and not b.powered, "%s: no cut %s" % (label, when)
+            expected = states[n]
+            if expected is None and rec.steps[n][0] == "rename":
+                # no save file yet but a whole temp file: it counts (storage.Store.read)
+                expected = states[n + 1]
+        b.flash.write_hook = None
+        b.read_serial()
+        b.power_cycle()
+        restored = app_state(b)
+        restore = [json.loads(x) for x in b.read_serial().splitlines()
+                   if x.startswith('{"event": "restore"')]
+        where = "%s: cut %s (step %d)" % (label, when, n)
+        if expected is None:
+            assert restore[0].get("reason") == "no saved state", (where, restore)
+            assert b.app.instances == {}, where
+        else:
+            assert restore[0]["restored"] is True, (where, restore)
+            assert restored == expected, where
+        assert not [p for p in os.listdir(run) if p.startswith("state.bad")], where
+        b.close()
+        tried += 1
+    Figures.points += tried
+    Figures.recovered += tried
+    return tried
+
+
+def mode_base(tmp_path, mode):
+    """A flash where ``mode`` is open and saved; the input that changes its state."""
+    base = str(tmp_path / "base")
+    b = SimBoard(flash_dir=base, seed=SEED)
+    b.boot()
+    b.request({"cmd": "mode", "name": mode})
+    b.advance(1500)
+    b.close()
+    before = file_state(base)
+    for inp in INPUTS:
+        scratch = copy_flash(base, str(tmp_path / "scratch"))
+        b = boot(scratch)
+        play(b, [inp])
+        b.close()
+        if file_state(scratch) != before:
+            return base, inp
+    pytest.fail("no button changes the saved state of mode %s (tried %s)" % (mode, INPUTS))
+
+
+@pytest.mark.parametrize("mode", registry.names())
+def test_power_cut_at_every_write_step_of_a_save(tmp_path, mode):
+    base, inp = mode_base(tmp_path, mode)
+    tried = run_cuts(tmp_path, base, [inp], "%s after %s %s" % (mode, inp[0], inp[1]))
+    print("\n%s: %d power cuts tried, %d recovered (%.1f s so far in this module)"
+          % (mode, tried, tried, time.monotonic() - Figures.start))
+
+
+def test_power_cut_during_the_very_first_save(tmp_path):
+    base = str(tmp_path / "base")
+    with SimBoard(flash_dir=base, seed=SEED) as b:
+        b.boot()
+    assert file_state(base) is None
+    tried = run_cuts(tmp_path, base, [("tap", "a")], "first save (menu -> dice)")
+    assert tried >= 5
+
+
+def test_power_cuts_during_random_play(tmp_path):
+    """Random button sequences in random modes, cut at every write step they cause."""
+    rng = random.Random(SEED)
+    names = registry.names()
+    total = 0
+    for r in range(ROUNDS):
+        mode = names[r % len(names)]
+        base = str(tmp_path / "base")
+        shutil.rmtree(base, ignore_errors=True)
+        with SimBoard(flash_dir=base, seed=SEED) as b:
+            b.boot()
+            b.request({"cmd": "mode", "name": mode})
+            play(b, [(rng.choice(("tap", "tap", "hold")),
+                      rng.choice(("a", "b", "up", "down", "left", "right")))
+                     for _ in range(rng.randrange(0, 4))])
+        inputs = [(rng.choice(("tap", "tap", "tap", "hold")),
+                   rng.choice(("a", "b", "up", "down", "left", "right")))
+                  for _ in range(rng.randrange(1, 4))]
+        ref = copy_flash(base, str(tmp_path / "probe"))
+        b = boot(ref)
+        rec = Recorder(ref)
+        b.flash.write_hook = rec
+        play(b, inputs)
+        b.close()
+        if rec.steps:
+            total += run_cuts(tmp_path, base, inputs, "round %d, %s, %s" % (r, mode, inputs))
+    print("\nrandom play: %d rounds, %d power cuts tried and recovered; all cuts so far: %d "
+          "tried, %d recovered, %.1f s" % (ROUNDS, total, Figures.points, Figures.recovered,
+                                           time.monotonic() - Figures.start))
+
+
+# -- buttons -----------------------------------------------------------------------------
+class Chatter:
+    """Contact bounce: after each real edge a button reads at random for up to 20 ms."""
+
+    def __init__(self, board, rng, most_ms=20):
+        self.board = board
+        self.rng = rng
+        self.most_ms = most_ms
+        self.until = {}
+        board.bounce = self
+
+    def set(self, button, pressed):
+        self.until[button] = self.board.clock_ms + self.rng.randint(0, self.most_ms)
+        (self.board.press if pressed else self.board.release)(button)
+
+    def __call__(self, name, now, pressed):
+        if now < self.until.get(name, -1):
+            return self.rng.random() < 0.5
+        return pressed
+
+
+def record_events(board):
+    seen = []
+    app = board.app
+    deliver = app.event
+
+    def event(kind, button, now_ms):
+        seen.append((kind, button))
+        deliver(kind, button, now_ms)
+
+    app.event = event
+    return seen
+
+
+def test_chatter_gives_exactly_one_event_per_real_press(board):
+    rng = random.Random(SEED)
+    chatter = Chatter(board, rng)
+    board.request({"cmd": "mode", "name": "dice"})
+    seen = record_events(board)
+    presses = {b: 0 for b in BUTTONS}
+    for _ in range(150):
+        button = rng.choice([b for b in BUTTONS if b != "menu"])
+        chatter.set(button, True)
+        board.advance(rng.randint(40, 500))
+        chatter.set(button, False)
+        board.advance(rng.randint(40, 300))
+        presses[button] += 1
+    for b in BUTTONS:
+        assert seen.count(("press", b)) == presses[b], b
+        assert seen.count(("release", b)) == presses[b], b
+    assert not [k for k, _ in seen if k in ("long", "repeat")]  # no press was that long
+    print("\nchatter: %d presses with bounces up to 20 ms, %d events, as many as presses"
+          % (sum(presses.values()), len(seen)))
+
+
+def test_chatter_check_can_fail_without_debouncing(board):
+    """With debouncing turned off the same chatter gives extra presses."""
+    rng = random.Random(SEED)
+    chatter = Chatter(board, rng)
+    for b in board.device.buttons.buttons:
+        b.debounce_ms = 0
+    seen = record_events(board)
+    for _ in range(50):
+        chatter.set("down", True)
+        board.advance(100)
+        chatter.set("down", False)
+        board.advance(100)
+    assert seen.count(("press", "down")) > 50
+
+
+def test_a_stuck_button_neither_hangs_nor_floods(board):
+    board.request({"cmd": "mode", "name": "dice"})
+    board.advance(1500)
+    seen = record_events(board)
+    writes = []
+    board.flash.write_hook = lambda step, path: writes.append(step) if step == "rename" else 0
+    board.read_serial()
+    board.press("a")  # A sticks for three minutes
+    for minute in range(3):
+        board.advance(60_000)
+        assert board.request({"cmd": "hello"})["ok"]  # still answering
+    out = board.read_serial().splitlines()
+    assert seen == [("press", "a"), ("long", "a")]  # one roll, one long press, no repeats
+    assert board.app.mode().rolls == 1
+    assert len(out) <= 5 and len(writes) <= 2
+    board.press("right")  # a pad button sticks too: it auto-repeats, bounded
+    board.advance(30_000)
+    repeats = seen.count(("repeat", "right"))
+    assert 30_000 / 150 - 10 <= repeats <= 30_000 / 150 + 1
+    assert len(writes) <= 2 + 31  # written at most once a second
+    board.release("a").release("right").advance(1500)
+    assert board.running and board.request({"cmd": "state"})["ok"]
+
+
+def test_all_buttons_at_once_are_ignored_until_released(board):
+    board.request({"cmd": "mode", "name": "dice"})
+    board.advance(1500)
+    before = board.app.save()
+    seen = record_events(board)
+    for b in BUTTONS:
+        board.press(b)
+    board.advance(3000)
+    for b in BUTTONS:
+        board.release(b)
+    board.advance(500)
+    assert seen == [] and board.app.save() == before and board.app.screen() == "dice"
+    board.tap("a")  # and afterwards the buttons work again
+    assert seen == [("press", "a"), ("release", "a")]
+
+
+def test_a_hand_on_the_pad_during_a_press_keeps_that_press_whole(board):
+    board.request({"cmd": "mode", "name": "dice"})
+    board.advance(1500)
+    seen = record_events(board)
+    board.press("a").advance(100)  # a roll
+    for b in ("up", "down", "left", "right", "b"):
+        board.press(b)
+    board.advance(2000)
+    for b in BUTTONS:
+        board.release(b)
+    board.advance(200)
+    # the press that came first is released properly; the pile is ignored
+    assert seen == [("press", "a"), ("release", "a")]
+    assert board.app.mode().rolls == 1

@@ -1,0 +1,332 @@
+"""Nothing lost: the app state survives power cuts, bad save files are set aside,
+secrets stay secret across a power cycle, and the flash is written sparingly."""
+
+import json
+import os
+import random
+
+import pytest
+
+from boardside import savefile
+from boardside.app import App
+from boardside_host.sim import SimBoard
+from boardside_host.sim.fakes import PowerCut
+
+
+def saved(board):
+    """The state in the board's save file, or None."""
+    path = board.flash.real("state.sav")
+    if not os.path.exists(path):
+        return None
+    with open(path, "rb") as f:
+        return savefile.decode(f.read())
+
+
+def canonical(state):
+    return json.dumps(state, sort_keys=True)
+
+
+def count_writes(board):
+    """Count save files renamed into place; returns the live list of steps."""
+    steps = []
+    board.flash.write_hook = lambda step, path: steps.append((step, path))
+    return steps
+
+
+def renames(steps):
+    return sum(1 for step, path in steps if step == "rename" and path == "state.sav")
+
+
+def boot_events(board):
+    out = [json.loads(line) for line in board.read_serial().splitlines()
+           if line.startswith("{")]
+    return [e for e in out if "event" in e]
+
+
+def test_state_survives_a_power_cycle(board):
+    board.request({"cmd": "mode", "name": "dice"})
+    board.request({"cmd": "act", "action": "choose", "args": {"sides": 20, "count": 3}})
+    rolled = board.request({"cmd": "act", "action": "roll"})["results"]
+    board.request({"cmd": "set", "key": "dice.house", "value": 7})
+    board.advance(2000)
+    before = board.app.save()
+    board.power_cycle()
+    assert board.app.save() == before
+    assert board.app.mode().results == rolled
+    assert board.app.screen() == "dice"
+    restore = [e for e in boot_events(board) if e["event"] == "restore"]
+    assert restore == [{"event": "restore", "restored": True, "screen": "dice"}]
+
+
+def test_a_fresh_board_starts_clean_and_says_so_without_a_warning(board):
+    events = boot_events(board)
+    assert {"event": "restore", "restored": False, "reason": "no saved state"} in events
+    assert board.device.notice_icon is None
+    assert board.app.screen() == "menu"
+
+
+def test_the_save_file_is_written_atomically_through_a_temp_file(board):
+    steps = count_writes(board)
+    board.tap("a")
+    files = [(s, p) for s, p in steps if p.startswith("state")]
+    assert files[0] == ("open", "state.tmp")
+    assert files[-1] == ("rename", "state.sav")
+    assert all(s == "write" for s, _ in files[1:-1]) and len(files) > 2
+
+
+# -- secrets across a power cut ---------------------------------------------------------
+def _dice_secret(board):
+    board.request({"cmd": "mode", "name": "dice"})
+    board.request({"cmd": "act", "action": "choose", "args": {"sides": 8, "secret": True}})
+    board.advance(1500)
+    board.press("a").advance(60)
+    board.release("a").advance(6)  # secret: a short press rolls on release
+    return board.app.mode().results
+
+
+def _dice_hidden(board):
+    state = board.request({"cmd": "state"})["state"]
+    return state["secret"] and "results" not in state
+
+
+def _dice_alter(state):
+    state["modes"]["dice"]["results"] = [(v % 8) + 1 for v in state["modes"]["dice"]["results"]]
+
+
+def _dice_reroll_refused(board):
+    return None  # a new secret roll is a new roll: allowed, and counted in "rolls"
+
+
+def _qbert_secret(board):
+    board.request({"cmd": "mode", "name": "qbert"})
+    for _ in range(20):
+        if not board.request({"cmd": "act", "action": "rolloff"})["ok"]:
+            break
+    assert board.request({"cmd": "act", "action": "next"})["ok"]
+    board.advance(1500)
+    assert board.request({"cmd": "act", "action": "drop"})["ok"]
+    return board.app.mode().match.tube
+
+
+def _qbert_hidden(board):
+    return board.request({"cmd": "state"})["state"]["tube"] == {"state": "hidden"}
+
+
+def _qbert_alter(state):
+    match = state["modes"]["qbert"]["match"]
+    match["tube"] = match["tube"] % 8 + 1
+
+
+def _qbert_reroll_refused(board):
+    return board.request({"cmd": "act", "action": "drop"})
+
+
+SECRETS = {
+    "dice": (_dice_secret, _dice_hidden, _dice_alter, _dice_reroll_refused),
+    "qbert": (_qbert_secret, _qbert_hidden, _qbert_alter, _qbert_reroll_refused),
+}
+
+
+@pytest.mark.parametrize("mode", sorted(SECRETS))
+def test_a_secret_survives_a_power_cut_still_hidden(board, mode):
+    """Cut the power the moment the hidden die is rolled: it comes back, the same and
+    still hidden, so a power cycle can neither re-roll it nor show it."""
+    roll, hidden, alter, reroll = SECRETS[mode]
+    secret = roll(board)
+    assert secret and hidden(board)
+    state = board.app.save()
+    board.power_cycle()  # at once: no time for a delayed write
+    assert board.app.save() == state
+    assert hidden(board)
+    # nothing drawn or described depends on the secret: the same state with another
+    # hidden value looks exactly the same
+    other = json.loads(json.dumps(state))
+    alter(other)
+    assert other != state
+    pictures = []
+    for s in (state, other):
+        app = App(random.Random(1), 16, 16)
+        app.restore(s, 0)
+        app.render(app.canvas, 5000)
+        pictures.append((bytes(app.canvas.buf), canonical(app.describe())))
+    assert pictures[0] == pictures[1]
+    refused = reroll(board)
+    if refused is not None:
+        assert refused["ok"] is False
+        assert board.app.save() == state
+
+
+# -- bad save files --------------------------------------------------------------------
+GOOD = savefile.encode({"screen": "dice", "menu_index": 0, "settings": {},
+                        "modes": {"dice": {"sides": 12, "count": 2, "secret": False,
+                                           "results": [3, 11], "rolls": 4}}})
+
+BAD_FILES = {
+    "truncated": (GOOD[:-5], "truncated"),
+    "torn header": (GOOD[:7], "not a save file"),
+    "empty": (b"", "empty file"),
+    "other version": (savefile.encode({"modes": {}}, savefile.VERSION + 1), "format version"),
+    "checksum": (GOOD[:-3] + b"9]}" if not GOOD.endswith(b"9]}") else GOOD[:-3] + b"8]}",
+                 "checksum mismatch"),
+    "garbage": (bytes(range(256)) * 4, "not a save file"),
+    "rejected by the mode": (savefile.encode(
+        {"screen": "dice", "modes": {"dice": {"sides": 7, "results": [9]}}}),
+        "rejected by the app"),
+    "not an app state": (savefile.encode({"modes": []}), "rejected by the app"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_FILES))
+def test_a_bad_save_file_is_set_aside_reported_once_and_the_board_starts_clean(tmp_path, name):
+    data, reason = BAD_FILES[name]
+    with SimBoard(flash_dir=str(tmp_path), seed=3) as b:
+        (tmp_path / "state.sav").write_bytes(data)
+        b.boot(settle_ms=100)
+        events = boot_events(b)
+        restore = [e for e in events if e["event"] == "restore"]
+        assert len(restore) == 1 and restore[0]["restored"] is False
+        assert reason in restore[0]["reason"]
+        assert restore[0]["kept_as"] == "state.bad-1"
+        assert (tmp_path / "state.bad-1").read_bytes() == data  # kept, not deleted
+        assert not (tmp_path / "state.sav").exists()
+        assert b.app.screen() == "menu" and b.app.instances == {}
+        # a brief warning on the grid, then the menu alone
+        assert b.device.notice_icon == ("cross", 0xFF0000)
+        warned = b.canvas_frame()
+        b.advance(2000)
+        assert b.device.notice_icon is None and b.canvas_frame() != warned
+        assert "saved state set aside" in (tmp_path / "log.txt").read_text()
+        b.power_cycle()  # reported once: the next boot has nothing to complain about
+        assert [e for e in boot_events(b) if e["event"] == "restore"] == [
+            {"event": "restore", "restored": False, "reason": "no saved state"}]
+
+
+def test_the_good_file_restores(tmp_path):
+    with SimBoard(flash_dir=str(tmp_path), seed=3) as b:
+        (tmp_path / "state.sav").write_bytes(GOOD)
+        b.boot()
+        assert b.app.mode("dice").results == [3, 11] and b.app.screen() == "dice"
+
+
+def test_at_most_three_bad_files_are_kept(tmp_path):
+    with SimBoard(flash_dir=str(tmp_path), seed=3) as b:
+        for i in range(5):
+            (tmp_path / "state.sav").write_bytes(b"bad %d" % i)
+            b.power_cycle() if i else b.boot()
+        kept = sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("state.bad-"))
+        assert kept == ["state.bad-3", "state.bad-4", "state.bad-5"]
+        assert (tmp_path / "state.bad-5").read_bytes() == b"bad 4"
+
+
+def test_a_temp_file_alone_is_used_only_when_whole(tmp_path):
+    """Where rename cannot replace a file (FAT), the old save file goes first: a cut
+    then leaves only the temp file, which counts if it is whole."""
+    with SimBoard(flash_dir=str(tmp_path), seed=3) as b:
+        (tmp_path / "state.tmp").write_bytes(GOOD)
+        b.boot()
+        assert b.app.mode("dice").results == [3, 11]
+        assert (tmp_path / "state.sav").read_bytes() == GOOD
+        assert not (tmp_path / "state.tmp").exists()
+        os.remove(tmp_path / "state.sav")
+        (tmp_path / "state.tmp").write_bytes(GOOD[:-4])  # torn: it never counted
+        b.power_cycle()
+        assert b.app.screen() == "menu"
+        assert {"event": "restore", "restored": False, "reason": "no saved state"} in \
+            boot_events(b)
+        assert not any(p.name.startswith("state.bad") for p in tmp_path.iterdir())
+
+
+# -- when the flash is written -----------------------------------------------------------
+def test_nothing_is_written_without_a_change(board):
+    board.tap("a")
+    board.advance(2000)
+    steps = count_writes(board)
+    board.advance(20_000)
+    for cmd in ("state", "frame", "hello", "settings", "log"):
+        board.request({"cmd": cmd})
+    board.request(b"garbage")
+    board.advance(2000)
+    assert renames(steps) == 0
+
+
+def test_a_committed_action_is_written_at_once(board):
+    board.tap("a")
+    board.advance(2000)
+    steps = count_writes(board)
+    board.request({"cmd": "act", "action": "roll"})  # replies in the pass that rolled
+    assert renames(steps) == 1
+    assert saved(board) == board.app.save()
+
+
+def test_a_held_button_writes_at_most_once_a_second_and_keeps_the_last(board):
+    board.tap("a")
+    board.advance(2000)
+    steps = count_writes(board)
+    board.press("right").advance(30_000)  # auto-repeat: a new die every 150 ms
+    board.release("right").advance(1500)
+    changes = board.app.mode().sides
+    assert 30 - 2 <= renames(steps) <= 30 + 2
+    assert saved(board) == board.app.save() and saved(board)["modes"]["dice"]["sides"] == changes
+
+
+def test_fast_taps_write_a_few_times_a_second_at_most(board):
+    board.tap("a")
+    board.advance(2000)
+    steps = count_writes(board)
+    start = board.clock_ms
+    for _ in range(50):
+        board.tap("up", hold_ms=40, gap_ms=40)
+        board.tap("down", hold_ms=40, gap_ms=40)
+    seconds = (board.clock_ms - start) / 1000
+    board.advance(1000)
+    assert renames(steps) <= seconds * 1000 / savefile.QUIET_MS + 1
+    assert saved(board) == board.app.save()
+
+
+def test_ctrl_c_writes_a_pending_change_first(board):
+    board.tap("a")
+    board.request({"cmd": "act", "action": "choose", "args": {"count": 4}})
+    board.request({"cmd": "act", "action": "choose", "args": {"count": 3}})  # pending
+    assert saved(board)["modes"]["dice"]["count"] != 3
+    board.write_serial(b"\x03")
+    board.advance(20)
+    assert not board.running
+    assert saved(board)["modes"]["dice"]["count"] == 3
+
+
+def test_a_failing_flash_is_reported_once_and_retried(board):
+    board.tap("a")
+    board.advance(2000)
+
+    def full(step, path):
+        if path.startswith("state"):
+            raise OSError(28, "ENOSPC")
+
+    board.flash.write_hook = full
+    board.read_serial()
+    for _ in range(5):
+        board.tap("right")
+        board.advance(400)
+    events = [e for e in boot_events(board) if e["event"] == "save_failed"]
+    assert len(events) == 1 and "28" in events[0]["error"]
+    assert board.running
+    board.flash.write_hook = None
+    board.advance(6000)
+    assert saved(board) == board.app.save()
+
+
+def test_a_power_cut_during_a_write_keeps_the_old_state(board):
+    board.tap("a")
+    board.advance(2000)
+    old = saved(board)
+
+    def cut(step, path):
+        if step == "write" and path == "state.tmp":
+            raise PowerCut(keep=20)
+
+    board.flash.write_hook = cut
+    board.tap("right")
+    assert not board.powered  # the board died in the write
+    board.flash.write_hook = None
+    board.power_cycle()
+    assert board.app.save() == old
