@@ -38,5 +38,10 @@ test: $(STAMP) $(MPVM_STAMP)
 test-all: $(STAMP) $(MPVM_STAMP)
 	$(BIN)/python -m pytest
 
+# The long fault-injection and serial fuzz runs (about 10 minutes); -s shows the figures.
+fuzz: $(STAMP) $(MPVM_STAMP)
+	PYTHONHASHSEED=0 BOARDSIDE_FUZZ_N=1000000 BOARDSIDE_FUZZ_SIM_N=20000 BOARDSIDE_FAULT_ROUNDS=200 \
+		$(BIN)/python -m pytest -s -p no:cacheprovider tests/test_fuzz.py tests/test_faults.py
+
 clean:
 	rm -rf $(VENV) $(MPVM)/node_modules build out .pytest_cache

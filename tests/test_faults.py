@@ -21,6 +21,7 @@ import pytest
 
 from boardside import modes as registry
 from boardside import savefile
+from boardside.app import App
 from boardside.events import BUTTONS
 from boardside_host.sim import SimBoard
 from boardside_host.sim.fakes import PowerCut
@@ -44,6 +45,16 @@ def file_state(root):
 
 def app_state(board):
     return json.dumps(board.app.save(), sort_keys=True)
+
+
+def restored_from(state):
+    """What an app restored from this save file state holds (a mode's restore() may
+    settle passing details, e.g. Quoridor comes back to pawn entry, not fence entry)."""
+    if state is None:
+        return None
+    app = App(random.Random(0), 16, 16)
+    app.restore(json.loads(state), 0)
+    return json.dumps(app.save(), sort_keys=True)
 
 
 def play(board, inputs):
@@ -166,7 +177,8 @@ def run_cuts(tmp_path, base, inputs, label):
             assert b.app.instances == {}, where
         else:
             assert restore[0]["restored"] is True, (where, restore)
-            assert restored == expected, where
+            assert restored == restored_from(expected), where
+        assert file_state(run) == expected, where  # the flash holds old or new, whole
         assert not [p for p in os.listdir(run) if p.startswith("state.bad")], where
         b.close()
         tried += 1

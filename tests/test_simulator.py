@@ -165,3 +165,19 @@ def test_virtual_time_runs_faster_than_real_time(board):
     t = time.monotonic()
     board.advance(10_000)
     assert time.monotonic() - t < 10
+
+
+def test_kept_flash_hardware_file_drives_the_picture(tmp_path):
+    """A flash kept between runs keeps its hardware.json, and the simulator reads the
+    LEDs by that file, as the firmware drives them."""
+    hw = json.load(open(os.path.join(ROOT, "hardware", "boardside.json")))
+    hw["grid"]["width"] = hw["grid"]["height"] = 8
+    flash = tmp_path / "flash"
+    small = tmp_path / "hw8.json"
+    small.write_text(json.dumps(hw))
+    with SimBoard(hardware_file=str(small), flash_dir=str(flash), seed=1) as b:
+        b.boot()
+        assert len(b.frame()) == 8
+    with SimBoard(flash_dir=str(flash), seed=1) as b:  # no --hardware: keep the flash's
+        b.boot()
+        assert len(b.frame()) == 8 and b.app.width == 8

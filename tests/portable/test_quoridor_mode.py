@@ -70,10 +70,13 @@ def test_save_restore_roundtrip():
     m.command("new", {"players": 4}, 0)
     for mv in ("e2", "b5", "c3v"):
         m.command("move", {"move": mv}, 0)
+    m.handle("press", "a", 0)       # A on the own pawn: fence entry
+    m.handle("press", "b", 0)       # rotated
     data = m.save()
     other = make()
     other.restore(data)
     assert other.describe() == m.describe()
+    assert other.describe()["screen"] == "fence" and other.describe()["entry"].endswith("v")
     assert other.game.side_step_past_third_pawn is False
 
 

@@ -420,7 +420,8 @@ class QuoridorMode(Mode):
     def save(self):
         return {"players": self.players, "screen": self.screen,
                 "game": None if self.game is None else self.game.to_dict(),
-                "clock": self.clock}
+                "clock": self.clock, "cursor": [self.cx, self.cy],
+                "entry": [self.fx, self.fy, self.fv]}
 
     def restore(self, data):
         players = data.get("players", 2)
@@ -441,3 +442,14 @@ class QuoridorMode(Mode):
         self.screen = OVER if self.game.winner is not None else PAWN
         self.last_ms = None
         self._cursor_to_pawn()
+        # come back to the very entry the player was making, when it still fits
+        cursor = data.get("cursor")
+        if (isinstance(cursor, list) and len(cursor) == 2
+                and all(isinstance(v, int) and 0 <= v <= 8 for v in cursor)):
+            self.cx, self.cy = cursor
+        entry = data.get("entry")
+        if (isinstance(entry, list) and len(entry) == 3
+                and all(isinstance(v, int) and 0 <= v <= 7 for v in entry[:2])):
+            self.fx, self.fy, self.fv = entry[0], entry[1], bool(entry[2])
+            if data.get("screen") == FENCE and self.screen == PAWN:
+                self.screen = FENCE

@@ -46,6 +46,7 @@ class SimBoard:
 
     def __init__(self, hardware_file=None, flash_dir=None, seed=None, entropy_seed=None,
                  blank=False):
+        chosen = hardware_file is not None
         self.hardware_file = hardware_file or paths.default_hardware_file()
         self.firmware_dir = paths.firmware_dir()
         self._own_flash = flash_dir is None
@@ -55,11 +56,13 @@ class SimBoard:
         self.flash = fakes.Flash(flash_dir)
         if not blank and not os.path.exists(self.flash.real("main.py")):
             build.install_local(self.flash.root, self.firmware_dir, self.hardware_file)
-        if not blank and not os.path.exists(self.flash.real("hardware.json")):
+        if not blank and (chosen or not os.path.exists(self.flash.real("hardware.json"))):
+            # a hardware file named on purpose replaces the one on a kept flash
             shutil.copyfile(self.hardware_file, self.flash.real("hardware.json"))
         with open(self.hardware_file) as f:
             self.hw = hardware.load(f.read())
         self.index_table = gridmap.build(self.hw)
+        self._follow_flash_hardware()
         self.seed = seed
         self.rng = random.Random(seed)
         self.entropy = random.Random(entropy_seed if entropy_seed is not None else seed)
@@ -98,8 +101,21 @@ class SimBoard:
         self.on_output = None  # callback(bytes) for the pty bridge
 
     # -- the device thread ---------------------------------------------------------
+    def _follow_flash_hardware(self):
+        """Read the LEDs the way the firmware drives them: by the hardware.json on
+        the flash (a deploy may have replaced it). An unreadable one leaves the
+        mapping as it was; the firmware reports the error itself."""
+        try:
+            with open(self.flash.real("hardware.json")) as f:
+                hw = hardware.load(f.read())
+        except (OSError, hardware.HardwareError):
+            return
+        self.hw = hw
+        self.index_table = gridmap.build(hw)
+
     def boot(self, settle_ms=50):
         """Power on: run main.py from the flash until it first sleeps or waits."""
+        self._follow_flash_hardware()
         self._stop = False
         self._interrupt = False
         self.error = None
