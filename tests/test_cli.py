@@ -138,3 +138,25 @@ def test_a_board_left_at_the_repl_is_explained(live, capsys):
     assert code == 0, err
     code, out, err = cli_run(capsys, "state", "--port", live.path)
     assert code == 0 and json.loads(out)["screen"] == "menu"
+
+
+def test_quoridor_record_export_and_check(live, capsys, tmp_path):
+    p = ["--port", live.path]
+    assert cli_run(capsys, "mode", "quoridor", *p)[0] == 0
+    assert cli_run(capsys, "act", "new", "--args", '{"players": 2}', *p)[0] == 0
+    for move in ("e2", "e8", "e3h"):
+        assert cli_run(capsys, "act", "move", "--args", json.dumps({"move": move}), *p)[0] == 0
+    out_file = tmp_path / "game.txt"
+    code, out, err = cli_run(capsys, "quoridor", "record", "-o", str(out_file), *p)
+    assert code == 0, err
+    assert out_file.read_text().split() == ["1.", "e2", "e8", "2.", "e3h"]
+    code, out, err = cli_run(capsys, "quoridor", "check", str(out_file))
+    assert code == 0 and "ok, 3 legal moves" in out
+    out_file.write_text(out_file.read_text() + " e3\n")  # e8 -> e3 is no step
+    code, out, err = cli_run(capsys, "quoridor", "check", str(out_file))
+    assert code == 1 and "move 4" in out and "[not_adjacent]" in out
+
+
+def test_quoridor_without_action_is_a_usage_error(capsys):
+    code, out, err = cli_run(capsys, "quoridor")
+    assert code == 2 and "boardside quoridor check FILE" in err

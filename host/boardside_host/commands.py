@@ -1,9 +1,10 @@
-"""The subcommands of `boardside`. TABLE maps a name to (function, help, arguments)."""
+"""The subcommands of `boardside`. TABLE at the end maps each name to
+(function, help, arguments); the board commands live in boardcmds.py."""
 
 import os
 import sys
 
-
+from boardside_host import boardcmds, quoridor_check
 from boardside_host.errors import CommandError
 
 
@@ -62,18 +63,6 @@ def do_sim(args):
         board.close()
 
 
-TABLE = {
-    "sim": (do_sim, "run the simulated device (terminal view, or headless with a pty)",
-            args_sim),
-}
-
-
-# the commands that work with a board or the simulator's pty (boardcmds.py)
-from boardside_host import boardcmds  # noqa: E402
-
-TABLE.update(boardcmds.TABLE)
-
-
 # -- log ------------------------------------------------------------------------------------
 def args_log(p):
     p.add_argument("--max", type=int, default=4096, metavar="CHARS",
@@ -95,4 +84,47 @@ def do_log(args):
     return 0
 
 
+# -- quoridor ---------------------------------------------------------------------------
+def args_quoridor(p):
+    sub = p.add_subparsers(dest="quoridor_command", metavar="ACTION")
+    check = sub.add_parser(
+        "check", help="check a game record offline and report the first illegal move",
+        description="Replay a Quoridor game record (a file, or - for standard input) with "
+                    "the device's rules engine and report the first illegal move and why. "
+                    "Exit status: 0 legal, 1 an illegal move, 2 unreadable record.")
+    quoridor_check.add_arguments(check)
+    record = sub.add_parser(
+        "record", help="export the game record of the board's Quoridor game as text",
+        description="Read the game record of the Quoridor game open on the board (or the "
+                    "simulator) over the serial protocol and print it, or write it to a file.")
+    record.add_argument("-o", "--output", metavar="FILE", help="write the record to FILE")
+    boardcmds.add_port(record)
+
+
+def do_quoridor(args):
+    if args.quoridor_command == "check":
+        return quoridor_check.run(args)
+    if args.quoridor_command == "record":
+        reply = boardcmds._ask(args, {"cmd": "act", "mode": "quoridor", "action": "record"},
+                               show=False)
+        text = reply.get("record", "")
+        if args.output:
+            with open(args.output, "w") as f:
+                f.write(text)
+            print("saved %d moves to %s" % (len(text.split()) - text.count("."),
+                                            args.output))
+        else:
+            sys.stdout.write(text)
+        return 0
+    raise _error("say what to do: boardside quoridor check FILE, or boardside quoridor "
+                 "record", 2)
+
+
+TABLE = {
+    "sim": (do_sim, "run the simulated device (terminal view, or headless with a pty)",
+            args_sim),
+}
+TABLE.update(boardcmds.TABLE)
 TABLE["log"] = (do_log, "print the board's crash log (tracebacks of what went wrong)", args_log)
+TABLE["quoridor"] = (do_quoridor, "Quoridor tools: check a game record, export the board's "
+                     "record", args_quoridor)

@@ -89,3 +89,20 @@ def test_restore_refuses_corrupt_games():
         except ValueError:
             continue
         raise AssertionError("restored %r" % (bad,))
+
+
+def test_a_boxed_in_player_passes_with_a():
+    # the boxed-in position of the rules tests: player 1 has no move and no fence
+    p0 = "f1 e1 f1 e1 f1 e1 a8h c8h g8h d1v e1v".split()
+    p1 = "a4 a5 a4 a5 a4 a5 a4 a5 a4 a5 a4".split()
+    p2 = "e8 e7 e6 e5 e4 e3 e2 a6h c6h g6h h3v".split()
+    p3 = "h5 g5 f5 f4 f3 g3 f3 e3 a2h c3v h7h".split()
+    m = make()
+    m.command("new", {"players": 4}, 0)
+    for r in zip(p0, p1, p2, p3):
+        for mv in r:
+            m.command("move", {"move": mv}, 0)
+    assert m.describe()["turn"] == 1
+    m.handle("press", "a", 0)
+    d = m.describe()
+    assert d["turn"] == 2 and d["last"] == "pass"

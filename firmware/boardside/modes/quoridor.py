@@ -6,7 +6,8 @@ coordinates, grooves between them. A smaller panel shows a window that follows
 the cursor, so every square and groove stays reachable.
 
 Buttons (see docs/quoridor.md):
-  pawn entry   pad: cursor   A: move the pawn there (A on your own pawn: fence entry)
+  pawn entry   pad: cursor   A: move the pawn there (A on your own pawn: fence entry;
+               when a boxed-in pawn has no move and no fences, A passes)
                B: show/hide legal destinations   hold A: status (distances, fences, clocks)
                hold B: undo the last move
   fence entry  pad: move the fence   A: place it   B: rotate   hold B: back to pawn entry
@@ -39,9 +40,13 @@ REASONS = {
     "jump": ("pawn", 0xFF0000),          # a jump the rules do not allow
     "game_over": ("star", 0xFFFF00),
     "syntax": ("question", 0xFF0000),
+    "pass": ("question", 0xFF8000),      # a pass while a move is possible
 }
 
 SETUP, PAWN, FENCE, OVER = "setup", "pawn", "fence", "over"
+# built once: tick() runs every main-loop pass and must not allocate
+CLOCK_RUNS = (PAWN, FENCE)
+BLINKS = (PAWN, FENCE, OVER)
 
 
 def square(x, y):
@@ -172,6 +177,10 @@ class QuoridorMode(Mode):
             return False
         if self.screen == PAWN:
             if button == A:
+                if self.game.legal_moves() == ["pass"]:
+                    # boxed in with no fences left: the only move is to pass
+                    self.play("pass", now_ms)
+                    return True
                 if (self.cx, self.cy) == self.game.pawn_xy(self.game.turn):
                     if self.game.fences_left[self.game.turn] == 0:
                         self.flash = ("no_fences", "no fences left", now_ms + FLASH_MS)
@@ -224,7 +233,7 @@ class QuoridorMode(Mode):
 
     def tick(self, now_ms):
         changed = False
-        if self.clock is not None and self.screen in (PAWN, FENCE):
+        if self.clock is not None and self.screen in CLOCK_RUNS:
             if self.last_ms is not None:
                 t = self.game.turn
                 before = self.clock[t]
@@ -238,7 +247,7 @@ class QuoridorMode(Mode):
         if self.flash is not None and now_ms >= self.flash[2]:
             self.flash = None
             changed = True
-        if self.screen in (PAWN, FENCE, OVER) and not self.status:
+        if self.screen in BLINKS and not self.status:
             # blink the cursor (or the winner) without redrawing every loop
             phase = (now_ms // BLINK_MS) & 1
             if phase != getattr(self, "_phase", None):

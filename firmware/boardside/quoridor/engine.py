@@ -41,7 +41,6 @@ from .notation import FENCE, FENCES, PASS, SQUARES
 _K = bytes(s // 27 for s in range(81))
 _BIT = tuple(1 << (s % 9 + 10 * (s // 9 % 3)) for s in range(81))
 _ROW = 0x1FF
-_FULL = _ROW | (_ROW << 10) | (_ROW << 20)
 
 # Goal lines as masks over (A, B, C), by direction of travel.
 NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3
@@ -125,9 +124,9 @@ def _edge_position(i, j):
 
 
 def _loop_tables():
-    # For a step (j = crossing * 4 + direction) along the wall tree: the vertical
-    # wall piece it passes as a packed (int, bit) - bit x of a row is the line
-    # left of square x - and the edge position it reaches if it ends on the edge.
+    # For a step along the wall tree (index crossing * 4 + direction): the vertical
+    # wall piece it passes as a packed (int, bit) - bit x of a row stands for the
+    # line left of square x - and the edge position it reaches, if on the edge.
     segk = bytearray(256)
     segb = [0] * 256
     edge = bytearray(b"\xff" * 256)
@@ -144,8 +143,8 @@ def _loop_tables():
             ej = j + (1 if d == 0 else -1 if d == 2 else 0)
             if ei in (0, 9) or ej in (0, 9):
                 edge[k] = _edge_position(ei, ej)
-    # pieces of the left edge below edge position t (it runs from 36 at a1's
-    # corner... down: position 36 - j is the crossing (0, j))
+    # The pieces of the left board edge between edge positions 0 and t, packed:
+    # the piece beside row j runs from position 35 - j to 36 - j.
     cum = ([0] * 37, [0] * 37, [0] * 37)
     for t in range(37):
         for row in range(9):
@@ -174,21 +173,19 @@ def _reroot(par, pdir, n):
         d = ud
 
 
-def _walk(par, pdir, n, segs):
-    """Follow the wall tree from crossing n to its root, flipping in segs (packed
-    like the board) the vertical wall pieces passed. Returns the edge position
-    where the walk reaches the board edge, or -1 at an inner root."""
-    segk = _SEGK
-    segb = _SEGB
-    while True:
-        p = par[n]
-        if p == n:
-            return -1
-        j = (n << 2) | pdir[n]
-        segs[segk[j]] ^= segb[j]
-        if p == 64:
-            return _EDGEP[j]
-        n = p
+def _closes(comp, i):
+    """Which part of fence i closes a loop of walls: 1 its first half, 2 its
+    second half, 3 the two halves together, 0 both halves separately, -1 none."""
+    cm = comp[i & 63]
+    c1 = comp[_END1[i]]
+    c2 = comp[_END2[i]]
+    if c1 == cm:
+        return 0 if c2 == cm else 1
+    if c2 == cm:
+        return 2
+    if c1 == c2:
+        return 3
+    return -1
 
 
 def _bfs(M, s, g, lay):
@@ -389,9 +386,8 @@ class Quoridor:
         self.side_step_at_edge = bool(side_step_at_edge)
         self.fences_each = fences
         self._lay = [0] * 246  # search frontiers: 3 ints per step, at most 81 steps
-        self._found = None
+        self._treebuf = ([0] * 65, [0] * 65, [0] * 65, bytearray(b"\xff" * 65))
         self._pending = []
-        self._segs = [0, 0, 0]  # scratch: vertical wall pieces of a loop, packed
         self.reset()
 
     def reset(self):
@@ -418,6 +414,8 @@ class Quoridor:
         self._par = bytearray(range(65))
         self._pdir = bytearray(65)
         self._reg = [None] * n  # region of each pawn (packed masks), once needed
+        self._regions = 1  # regions of the board: 1 + loops of walls closed so far
+        self._treeinfo = None  # see _tree()
         self._placed = []    # fence indices in the order they were placed
         self._history = []
         self._undo = []
@@ -466,12 +464,12 @@ class Quoridor:
         """Whether a fence blocks the step from square (x, y) in a direction
         (0 up, 1 right, 2 down, 3 left). The board edge is not a fence."""
         if direction == 0:
-            return y < 8 and (self._hw[y] >> x) & 1 == 1
+            return y < 8 and ((self._hw[y] >> x) & 1) == 1
         if direction == 1:
-            return x < 8 and (self._vw[y] >> x) & 1 == 1
+            return x < 8 and ((self._vw[y] >> x) & 1) == 1
         if direction == 2:
-            return y > 0 and (self._hw[y - 1] >> x) & 1 == 1
-        return x > 0 and (self._vw[y] >> (x - 1)) & 1 == 1
+            return y > 0 and ((self._hw[y - 1] >> x) & 1) == 1
+        return x > 0 and ((self._vw[y] >> (x - 1)) & 1) == 1
 
     def shortest_distance(self, player):
         """Fewest steps from the pawn to its goal line around the fences (pawns
@@ -572,12 +570,11 @@ class Quoridor:
             M = self._M
             M[_CI1[i]] |= _CM1[i]
             M[_CI2[i]] |= _CM2[i]
-            self._comp = bytearray(rec[3])
-            self._par = bytearray(rec[4])
-            self._pdir = bytearray(rec[5])
-            self._cert = rec[6]
-            self._dist = rec[7]
+            self._walls_anew()
+            self._cert = rec[3]
+            self._dist = rec[4]
             self._reg = [None] * self.players
+            self._treeinfo = None
             self._available()
         return move
 
@@ -653,58 +650,52 @@ class Quoridor:
         if self._left[p] == 0:
             raise IllegalMove("no fences left", "no_fences", move)
         # (4) a fence lies between two pairs of squares: no overlap, no crossing
-        ha = self._ha
-        va = self._va
-        if o == 0:
-            for fx in (x, x - 1, x + 1):
-                if 0 <= fx < 8 and (ha[y] >> fx) & 1:
-                    raise IllegalMove("fence overlaps " + FENCES[y * 8 + fx], "overlap", move)
-            if (va[y] >> x) & 1:
-                raise IllegalMove("fence crosses %s at its midpoint" % FENCES[64 + a],
-                                  "cross", move)
-        else:
-            for fy in (y, y - 1, y + 1):
-                if 0 <= fy < 8 and (va[fy] >> x) & 1:
-                    raise IllegalMove("fence overlaps " + FENCES[64 + fy * 8 + x],
-                                      "overlap", move)
-            if (ha[y] >> x) & 1:
-                raise IllegalMove("fence crosses %s at its midpoint" % FENCES[a], "cross", move)
+        if not ((self._avv if o else self._avh)[y] >> x) & 1:
+            self._refuse_fence(o, x, y, a, move)
         # (5) "you must always leave an open access to the goal line" - for everyone
         q = self._blocks(o, x, y, a, keep)
         if q >= 0:
             raise IllegalMove("fence would cut off %s from their goal (%s)"
                               % (self._who(q), self.goal(q)), "blocks_path", move)
 
+    def _refuse_fence(self, o, x, y, a, move):
+        ha = self._ha
+        va = self._va
+        if o == 0:
+            for fx in (x, x - 1, x + 1):
+                if 0 <= fx < 8 and (ha[y] >> fx) & 1:
+                    raise IllegalMove("fence overlaps " + FENCES[y * 8 + fx], "overlap", move)
+            raise IllegalMove("fence crosses %s at its midpoint" % FENCES[64 + a], "cross", move)
+        for fy in (y, y - 1, y + 1):
+            if 0 <= fy < 8 and (va[fy] >> x) & 1:
+                raise IllegalMove("fence overlaps " + FENCES[64 + fy * 8 + x], "overlap", move)
+        raise IllegalMove("fence crosses %s at its midpoint" % FENCES[a], "cross", move)
+
     def _blocks(self, o, x, y, a, keep):
         """The first player the fence would cut off from their goal, or -1.
         With keep, note whose certificate it breaks, for _place()."""
         i = (o << 6) | a
-        comp = self._comp
-        cm = comp[a]
-        c1 = comp[_END1[i]]
-        c2 = comp[_END2[i]]
-        # which of the fence's two halves closes a loop of walls
-        if c1 == cm:
-            seg = 0 if c2 == cm else 1
-        elif c2 == cm:
-            seg = 2
-        elif c1 == c2:
-            seg = 3
-        else:
-            seg = -1
-        pending = self._pending
+        seg = _closes(self._comp, i)
+        cert = self._cert
         if keep:
+            pending = self._pending
             del pending[:]
+            for p in range(self.players):
+                c = cert[p]
+                if c is None or _cut(c, o, x, y):
+                    pending.append(p)
+        if seg < 0:
+            # no new loop of walls: every region stays in one piece
+            return -1
+        return self._splits(o, x, y, i, seg)
+
+    def _splits(self, o, x, y, i, seg):
+        """The first player cut off by the loop(s) that fence i closes, or -1."""
         cert = self._cert
         loops = None
         for p in range(self.players):
             c = cert[p]
             if c is not None and not _cut(c, o, x, y):
-                continue
-            if keep:
-                pending.append(p)
-            if seg < 0:
-                # no new loop of walls: every region stays in one piece
                 continue
             if loops is None:
                 # each loop with a square next to the half of the fence closing it:
@@ -724,35 +715,49 @@ class Quoridor:
     def _sides(self, o, x, y, i, seg):
         """Packed masks of the squares inside the loop closed by fence i: seg 1 its
         first half, 2 its second half, 3 both halves (its middle touches nothing)."""
-        segs = self._segs
-        segs[0] = segs[1] = segs[2] = 0
-        if o:
-            # the fence's own vertical halves, on the line right of file x
-            if seg & 1:
-                k = y * 9 + x + 1
-                segs[_K[k]] ^= _BIT[k]
-            if seg & 2:
-                k = y * 9 + x + 10
-                segs[_K[k]] ^= _BIT[k]
-        par = self._par
-        pdir = self._pdir
-        if seg == 2:
-            t1 = _walk(par, pdir, i & 63, segs)
-        else:
-            n = _END1[i]
-            t1 = _T1[i] if n == 64 else _walk(par, pdir, n, segs)
         if seg == 1:
-            t2 = _walk(par, pdir, i & 63, segs)
+            n1 = _END1[i]
+            n2 = i & 63
+        elif seg == 2:
+            n1 = i & 63
+            n2 = _END2[i]
         else:
-            n = _END2[i]
-            t2 = _T2[i] if n == 64 else _walk(par, pdir, n, segs)
-        s0, s1, s2 = segs
-        if t1 >= 0 and t2 >= 0:
+            n1 = _END1[i]
+            n2 = _END2[i]
+        p0, p1, p2, edge, _ = self._tree(n1, n2)
+        # the tree paths from both ends of the loop's new part up to their root:
+        # the part they share cancels out
+        s0 = p0[n1] ^ p0[n2]
+        s1 = p1[n1] ^ p1[n2]
+        s2 = p2[n1] ^ p2[n2]
+        t1 = _T1[i] if n1 == 64 else edge[n1]
+        t2 = _T2[i] if n2 == 64 else edge[n2]
+        if t1 != 255 and t2 != 255:
             # the loop runs along the board edge from t1 to t2; of the edge only its
             # left side matters (going the other way round flips every square alike)
             s0 ^= _CUM0[t1] ^ _CUM0[t2]
             s1 ^= _CUM1[t1] ^ _CUM1[t2]
             s2 ^= _CUM2[t1] ^ _CUM2[t2]
+        if o:
+            # the fence's own vertical halves, on the line left of file x + 1
+            k = y * 9 + x + 1
+            if seg & 1:
+                b = _BIT[k]
+                if k < 27:
+                    s0 ^= b
+                elif k < 54:
+                    s1 ^= b
+                else:
+                    s2 ^= b
+            if seg & 2:
+                k += 9
+                b = _BIT[k]
+                if k < 27:
+                    s0 ^= b
+                elif k < 54:
+                    s1 ^= b
+                else:
+                    s2 ^= b
         # ray casting: a square is inside when an odd number of vertical loop
         # pieces lie at or left of its left side - a prefix XOR along each row
         # (masked so that nothing spills into the gap bit or the next row)
@@ -774,14 +779,66 @@ class Quoridor:
         s2 ^= (s2 & l8) << 8
         return (s0, s1, s2)
 
+    def _tree(self, n1, n2):
+        """For crossings n1 and n2: the vertical wall pieces (packed) on their tree
+        paths to the root, and the edge position where such a path meets the board
+        edge (255 if its root is an inner crossing). Worked out on demand and kept
+        until the next fence is placed."""
+        t = self._treeinfo
+        if t is None:
+            # the arrays are reused; only the marks of what is worked out start over
+            done = bytearray(65)
+            done[64] = 1
+            t = self._treeinfo = self._treebuf + (done,)
+        p0, p1, p2, edge, done = t
+        if done[n1] and done[n2]:
+            return t
+        par = self._par
+        pdir = self._pdir
+        todo = []
+        for n in (n1, n2):
+            # climb to a crossing already worked out (or a root), then come back down
+            m = n
+            while not done[m] and par[m] != m:
+                todo.append(m)
+                m = par[m]
+            done[m] = 1
+            while todo:
+                c = todo.pop()
+                q = par[c]
+                j = (c << 2) | pdir[c]
+                k = _SEGK[j]
+                b = _SEGB[j]
+                p0[c] = p0[q] ^ b if k == 0 else p0[q]
+                p1[c] = p1[q] ^ b if k == 1 else p1[q]
+                p2[c] = p2[q] ^ b if k == 2 else p2[q]
+                edge[c] = _EDGEP[j] if q == 64 else edge[q]
+                done[c] = 1
+        return t
+
     def _cut_off(self, p, loops):
         """Whether player p loses the goal when each loop, in turn, splits the piece
         of the board holding its square u (given with the loop's inside masks)."""
-        r0, r1, r2 = self._region(p)
         s = self._sq[p]
         k = _K[s]
         b = _BIT[s]
         full = 0x1FF | (0x1FF << 10) | (0x1FF << 20)
+        g = self._gm[p]
+        c = self._cert[p]
+        if c is not None and len(loops) == 1:
+            # a goal square of the certificate on the pawn's side of the loop is
+            # in the pawn's region and stays there: no need for the region
+            sides = loops[0][0]
+            i0, i1, i2 = sides
+            if not sides[k] & b:
+                i0 ^= full
+                i1 ^= full
+                i2 ^= full
+            if ((g[0] & i0 & (c[0] | (c[1] << 10) | (c[2] << 20)))
+                    or (g[1] & i1 & (c[3] | (c[4] << 10) | (c[5] << 20)))
+                    or (g[2] & i2 & (c[6] | (c[7] << 10) | (c[8] << 20)))):
+                return False
+        r0, r1, r2 = self._region(p)
         for sides, u in loops:
             ku = _K[u]
             if (r0 if ku == 0 else r1 if ku == 1 else r2) & _BIT[u]:
@@ -794,10 +851,12 @@ class Quoridor:
                 r0 &= i0
                 r1 &= i1
                 r2 &= i2
-        g = self._gm[p]
         return not ((r0 & g[0]) or (r1 & g[1]) or (r2 & g[2]))
 
     def _region(self, p):
+        if self._regions == 1:
+            full = 0x1FF | (0x1FF << 10) | (0x1FF << 20)
+            return (full, full, full)
         r = self._reg[p]
         if r is None:
             r = _flood(self._M, self._sq[p])
@@ -822,9 +881,8 @@ class Quoridor:
         a = i & 63
         x = a & 7
         y = a >> 3
-        comp = self._comp
-        self._undo.append((1, p, i, bytes(comp), bytes(self._par), bytes(self._pdir),
-                           list(self._cert), list(self._dist)))
+        # certificates are never changed in place: keeping the lists is enough
+        self._undo.append((1, p, i, list(self._cert), list(self._dist)))
         if o == 0:
             self._ha[y] |= 1 << x
             self._hw[y] |= 3 << x
@@ -835,7 +893,26 @@ class Quoridor:
         M = self._M
         M[_CI1[i]] &= ~_CM1[i]
         M[_CI2[i]] &= ~_CM2[i]
-        # join the wall groups of the fence's ends and middle
+        self._add_wall(i)
+        for q in self._pending:
+            self._cert[q] = None
+            self._dist[q] = -1
+        del self._pending[:]
+        self._reg = [None] * self.players
+        self._treeinfo = None
+        self._placed.append(i)
+        self._left[p] -= 1
+        self._available()
+        self.turn = (p + 1) % self.players
+
+    def _add_wall(self, i):
+        # the fence joins the wall groups of its ends and middle; a loop it closes
+        # makes one more region (two loops, two more)
+        comp = self._comp
+        seg = _closes(comp, i)
+        if seg >= 0:
+            self._regions += 2 if seg == 0 else 1
+        a = i & 63
         e1 = _END1[i]
         e2 = _END2[i]
         m = comp[a]
@@ -844,18 +921,18 @@ class Quoridor:
                 for k in range(65):
                     if comp[k] == other:
                         comp[k] = m
-        d = 0 if o else 1  # direction from the first end to the middle: up or right
+        d = 1 if i < 64 else 0  # from the first end to the middle: right or up
         self._join(e1, a, d)
         self._join(a, e2, d)
-        for q in self._pending:
-            self._cert[q] = None
-            self._dist[q] = -1
-        del self._pending[:]
-        self._reg = [None] * self.players
-        self._placed.append(i)
-        self._left[p] -= 1
-        self._available()
-        self.turn = (p + 1) % self.players
+
+    def _walls_anew(self):
+        # the wall graph rebuilt from the fences still placed (after an undo)
+        self._comp = bytearray(range(65))
+        self._par = bytearray(range(65))
+        self._pdir = bytearray(65)
+        self._regions = 1
+        for i in self._placed:
+            self._add_wall(i)
 
     def _join(self, a, b, d):
         # add the wall piece a -> b (direction d) to the spanning tree unless it
@@ -932,6 +1009,9 @@ class Quoridor:
                 v = r & s
                 cut_h[y] |= v | (v >> 1)
                 cut_v[y] |= (r & (r >> 1)) | (s & (s >> 1))
+        comp = self._comp
+        end1 = _END1
+        end2 = _END2
         for o in (0, 1):
             av = self._avv if o else self._avh
             cut = cut_v if o else cut_h
@@ -941,8 +1021,24 @@ class Quoridor:
                 risky = m & cut[y]
                 a = y * 8
                 for x in range(8):
-                    if (m >> x) & 1 and not ((risky >> x) & 1
-                                             and self._blocks(o, x, y, a, False) >= 0):
+                    if (m >> x) & 1:
+                        if (risky >> x) & 1:
+                            # a certificate is cut: does the fence close a loop?
+                            i = base | a
+                            cm = comp[a]
+                            c1 = comp[end1[i]]
+                            c2 = comp[end2[i]]
+                            if c1 == cm:
+                                seg = 0 if c2 == cm else 1
+                            elif c2 == cm:
+                                seg = 2
+                            elif c1 == c2:
+                                seg = 3
+                            else:
+                                seg = -1
+                            if seg >= 0 and self._splits(o, x, y, i, seg) >= 0:
+                                a += 1
+                                continue
                         out.append(FENCES[base | a])
                     a += 1
 

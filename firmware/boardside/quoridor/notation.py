@@ -22,8 +22,36 @@ printed rules do not foresee it.
 FILES = "abcdefghi"
 RANKS = "123456789"
 
-SQUARES = tuple(FILES[s % 9] + RANKS[s // 9] for s in range(81))
-FENCES = tuple(FILES[i % 64 % 8] + RANKS[i % 64 // 8] + "hv"[i // 64] for i in range(128))
+# Written out so that MicroPython keeps them as interned strings, not heap objects.
+SQUARES = (
+    "a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "i1",
+    "a2", "b2", "c2", "d2", "e2", "f2", "g2", "h2", "i2",
+    "a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3", "i3",
+    "a4", "b4", "c4", "d4", "e4", "f4", "g4", "h4", "i4",
+    "a5", "b5", "c5", "d5", "e5", "f5", "g5", "h5", "i5",
+    "a6", "b6", "c6", "d6", "e6", "f6", "g6", "h6", "i6",
+    "a7", "b7", "c7", "d7", "e7", "f7", "g7", "h7", "i7",
+    "a8", "b8", "c8", "d8", "e8", "f8", "g8", "h8", "i8",
+    "a9", "b9", "c9", "d9", "e9", "f9", "g9", "h9", "i9",
+)
+FENCES = (
+    "a1h", "b1h", "c1h", "d1h", "e1h", "f1h", "g1h", "h1h",
+    "a2h", "b2h", "c2h", "d2h", "e2h", "f2h", "g2h", "h2h",
+    "a3h", "b3h", "c3h", "d3h", "e3h", "f3h", "g3h", "h3h",
+    "a4h", "b4h", "c4h", "d4h", "e4h", "f4h", "g4h", "h4h",
+    "a5h", "b5h", "c5h", "d5h", "e5h", "f5h", "g5h", "h5h",
+    "a6h", "b6h", "c6h", "d6h", "e6h", "f6h", "g6h", "h6h",
+    "a7h", "b7h", "c7h", "d7h", "e7h", "f7h", "g7h", "h7h",
+    "a8h", "b8h", "c8h", "d8h", "e8h", "f8h", "g8h", "h8h",
+    "a1v", "b1v", "c1v", "d1v", "e1v", "f1v", "g1v", "h1v",
+    "a2v", "b2v", "c2v", "d2v", "e2v", "f2v", "g2v", "h2v",
+    "a3v", "b3v", "c3v", "d3v", "e3v", "f3v", "g3v", "h3v",
+    "a4v", "b4v", "c4v", "d4v", "e4v", "f4v", "g4v", "h4v",
+    "a5v", "b5v", "c5v", "d5v", "e5v", "f5v", "g5v", "h5v",
+    "a6v", "b6v", "c6v", "d6v", "e6v", "f6v", "g6v", "h6v",
+    "a7v", "b7v", "c7v", "d7v", "e7v", "f7v", "g7v", "h7v",
+    "a8v", "b8v", "c8v", "d8v", "e8v", "f8v", "g8v", "h8v",
+)
 
 # parse() results that are not moves
 SYNTAX = -1
@@ -34,13 +62,25 @@ OFF_BOARD = -2
 FENCE = 100
 PASS = 300
 
-_CODES = {}
-for _i in range(81):
-    _CODES[SQUARES[_i]] = _i
-for _i in range(128):
-    _CODES[FENCES[_i]] = FENCE + _i
-_CODES["pass"] = PASS
-del _i
+
+def _code(text):
+    n = len(text)
+    if n == 4 and text == "pass":
+        return PASS
+    if n != 2 and n != 3:
+        return SYNTAX
+    x = FILES.find(text[0])
+    y = RANKS.find(text[1])
+    if x < 0 or y < 0:
+        return SYNTAX
+    if n == 2:
+        return y * 9 + x
+    o = "hv".find(text[2])
+    if o < 0:
+        return SYNTAX
+    if x == 8 or y == 8:
+        return OFF_BOARD
+    return FENCE + o * 64 + y * 8 + x
 
 
 def parse(move):
@@ -48,13 +88,12 @@ def parse(move):
     anchor is on file i or rank 9 and so would stick out of the board)."""
     if not isinstance(move, str):
         return SYNTAX
-    text = move.strip().lower()
-    code = _CODES.get(text)
-    if code is not None:
-        return code
-    if len(text) == 3 and text[0] in FILES and text[1] in RANKS and text[2] in "hv":
-        return OFF_BOARD
-    return SYNTAX
+    code = _code(move)
+    if code == SYNTAX:
+        text = move.strip().lower()
+        if text != move:
+            code = _code(text)
+    return code
 
 
 def name(code):

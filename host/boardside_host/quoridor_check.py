@@ -1,0 +1,130 @@
+"""Check a Quoridor game record offline: ``boardside quoridor check FILE|-``.
+
+The record is the device's export (or hand-written): moves in turn order separated
+by white space, optional move numbers ("1.") and comments ("#" to the end of the
+line). See docs/quoridor.md. The check replays it with the same rules engine as
+the device and reports the first illegal move, with its place in the text and the
+rule it breaks.
+
+Exit status of main(): 0 the record is legal, 1 a move is illegal, 2 the record
+could not be read or the options are wrong.
+"""
+
+import argparse
+import json
+import sys
+
+from boardside.quoridor import IllegalMove, Quoridor
+from boardside.quoridor import notation
+
+
+def check_record(text, players=2, **settings):
+    """Replay a game record and report on it, as a JSON-able dict:
+
+    ok            True when every move is legal
+    players       number of players
+    moves         number of legal moves replayed (before the first illegal one)
+    index         index of the first illegal move (0-based), else None
+    move, line, column   that move as written and where (1-based), else None
+    round, player the round (1-based) and the player (1-based) who made it
+    code, reason  the rule broken: a short code and the engine's message
+    winner        the winning player (1-based) or None
+    to_move       the player to move next (1-based), None after a win
+    record        the legal part of the game, re-written in standard notation
+    positions, fences_left, distances   the position after the legal part
+
+    Raises ValueError for players or settings the engine does not offer."""
+    game = Quoridor(players, **settings)
+    report = {"ok": True, "players": players, "moves": 0, "index": None, "move": None,
+              "line": None, "column": None, "round": None, "player": None, "code": None,
+              "reason": None}
+    for index, (move, line, column) in enumerate(notation.tokens(text)):
+        try:
+            game.play(move)
+        except IllegalMove as exc:
+            report.update(ok=False, index=index, move=move, line=line, column=column,
+                          round=index // players + 1, player=game.turn + 1, code=exc.code,
+                          reason=str(exc))
+            break
+        report["moves"] = index + 1
+    report.update(
+        winner=None if game.winner is None else game.winner + 1,
+        to_move=None if game.winner is not None else game.turn + 1,
+        record=game.record(),
+        positions=game.positions,
+        fences_left=game.fences_left,
+        distances=game.distances(),
+    )
+    return report
+
+
+def describe(report, source="-"):
+    """The report as lines for people."""
+    if report["ok"]:
+        if report["winner"] is not None:
+            end = "player %d has won" % report["winner"]
+        else:
+            end = "player %d to move" % report["to_move"]
+        return ["%s: ok, %d legal moves, %s" % (source, report["moves"], end)]
+    return [
+        "%s:%d:%d: move %d (round %d, player %d) %r is illegal: %s [%s]" % (
+            source, report["line"], report["column"], report["index"] + 1, report["round"],
+            report["player"], report["move"], report["reason"], report["code"]),
+        "%s: the %d moves before it are legal" % (source, report["moves"]),
+    ]
+
+
+def add_arguments(p):
+    """The options of `boardside quoridor check`."""
+    p.add_argument("file", help="game record file, or - for standard input")
+    p.add_argument("--players", type=int, choices=(2, 4), default=2)
+    p.add_argument("--fences", type=int, default=None,
+                   help="fences per player (default 10 for 2 players, 5 for 4)")
+    p.add_argument("--no-side-step-past-third-pawn", dest="third", action="store_false",
+                   help="house rule: no side-step when a pawn stands behind the jumped one")
+    p.add_argument("--no-side-step-at-edge", dest="edge", action="store_false",
+                   help="house rule: the board edge behind the jumped pawn is no fence")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+
+
+def _parser():
+    p = argparse.ArgumentParser(
+        prog="boardside quoridor check",
+        description="Check a Quoridor game record and report the first illegal move.")
+    add_arguments(p)
+    return p
+
+
+def run(args):
+    """Check the record named by parsed arguments; returns the exit status."""
+    try:
+        if args.file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.file, encoding="utf-8") as f:
+                text = f.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        print("boardside quoridor check: cannot read %s: %s" % (args.file, exc),
+              file=sys.stderr)
+        return 2
+    try:
+        report = check_record(text, args.players, fences=args.fences,
+                              side_step_past_third_pawn=args.third,
+                              side_step_at_edge=args.edge)
+    except ValueError as exc:
+        print("boardside quoridor check: %s" % exc, file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        for line in describe(report, args.file):
+            print(line)
+    return 0 if report["ok"] else 1
+
+
+def main(argv=None):
+    return run(_parser().parse_args(argv))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
