@@ -38,6 +38,11 @@ test: $(STAMP) $(MPVM_STAMP)
 test-all: $(STAMP) $(MPVM_STAMP)
 	$(BIN)/python -m pytest
 
+# Speed and memory on CPython and the MicroPython VM, with board-time estimates and
+# budgets (about 5 minutes); prints a table, writes out/bench.json, fails on a miss.
+bench: $(STAMP) $(MPVM_STAMP)
+	$(BIN)/python bench/run.py $(BENCH_ARGS)
+
 # The long fault-injection and serial fuzz runs (about 10 minutes); -s shows the figures.
 fuzz: $(STAMP) $(MPVM_STAMP)
 	PYTHONHASHSEED=0 BOARDSIDE_FUZZ_N=1000000 BOARDSIDE_FUZZ_SIM_N=20000 BOARDSIDE_FAULT_ROUNDS=200 \

@@ -14,6 +14,9 @@ from boardside.events import A, B, BUTTONS, DOWN, LEFT, MENU, PAD, PRESS, REPEAT
 from boardside.mode import Context, ModeError
 
 MENU_SCREEN = "menu"
+# built once: a tuple of names written inside a method is built again on every call
+BACK = (UP, LEFT)
+FORWARD = (DOWN, RIGHT)
 
 
 class App:
@@ -97,9 +100,9 @@ class App:
         if kind != PRESS and kind != REPEAT:
             return
         n = len(self.mode_names)
-        if button in (UP, LEFT):
+        if button in BACK:
             self.menu_index = (self.menu_index - 1) % n
-        elif button in (DOWN, RIGHT):
+        elif button in FORWARD:
             self.menu_index = (self.menu_index + 1) % n
         elif button == A and kind == PRESS:
             self.open(self.mode_names[self.menu_index], now_ms)

@@ -3,9 +3,30 @@
 Pixels live in one bytearray of width*height*3 bytes (R, G, B), so drawing
 allocates nothing and the output stage can walk the buffer directly. Colours are
 ints 0xRRGGBB. Drawing outside the canvas is clipped silently.
+
+Speed: on MicroPython a method call per pixel costs more than the pixel, so the
+primitives write the buffer themselves, and where the ``framebuf`` module exists
+(MicroPython) they leave the pixels to C:
+
+- each colour channel is seen as a one-pixel-wide, width*height-tall FrameBuffer
+  whose rows are 3 bytes apart, so a horizontal run on the canvas (a line, a row
+  of a rectangle, the whole canvas) is one fill_rect per channel;
+- the whole buffer is also seen as a greyscale FrameBuffer three times as wide as
+  the canvas, one column per byte. A bit pattern (a glyph, an icon) is turned
+  once into a 2-bit image of that width whose pixels say "red", "green", "blue"
+  or "leave alone"; drawing it is one blit through a four-entry palette holding
+  the colour. The images are kept in a small cache.
+
+Without framebuf (CPython) the same drawing is done by plain loops; both give the
+same bytes (tests/portable/test_canvas.py compares them under MicroPython).
 """
 
 from boardside import font, icons
+
+try:
+    import framebuf
+except ImportError:  # CPython
+    framebuf = None
 
 BLACK = 0x000000
 WHITE = 0xFFFFFF
@@ -29,25 +50,80 @@ def scale(c, num, den):
     return (r << 16) | (g << 8) | b
 
 
+# Pattern images for Canvas.bits, shared by all canvases: by size, then by pattern
+# (two small-int keys: one key made of both would not stay a small int).
+_images = {}
+_cached = [0]
+IMAGE_CACHE = 96  # glyphs and icons in use at once; a fuller cache starts over
+SKIP = 0x100      # palette entry of "leave alone": no channel value can equal it
+
+
+def _image(pattern, w, h):
+    """The 2-bit image of a w*h bit pattern for Canvas.bits (see the module notes)."""
+    size = _images.get(w << 8 | h)
+    if size is None:
+        size = _images[w << 8 | h] = {}
+    fb = size.get(pattern)
+    if fb is None:
+        if _cached[0] >= IMAGE_CACHE:
+            _images.clear()
+            _cached[0] = 0
+            size = _images[w << 8 | h] = {}
+        fb = framebuf.FrameBuffer(bytearray(((3 * w + 3) // 4) * h), 3 * w, h,
+                                  framebuf.GS2_HMSB)
+        bit = 1 << (w * h - 1)
+        for j in range(h):
+            for i in range(w):
+                if pattern & bit:
+                    fb.pixel(3 * i, j, 1)
+                    fb.pixel(3 * i + 1, j, 2)
+                    fb.pixel(3 * i + 2, j, 3)
+                bit >>= 1
+        size[pattern] = fb
+        _cached[0] += 1
+    return fb
+
+
 class Canvas:
-    def __init__(self, width, height):
+    def __init__(self, width, height, fast=True):
         if width < 1 or height < 1:
             raise ValueError("canvas needs a positive size")
         self.width = width
         self.height = height
         self.buf = bytearray(width * height * 3)
+        self.planes = None
+        self.bytes_fb = None
+        if framebuf is not None and fast:
+            n = width * height
+            mv = memoryview(self.buf)
+            self.planes = tuple(framebuf.FrameBuffer(mv[k:], 1, n, framebuf.GS8, 3)
+                                for k in range(3))
+            self.bytes_fb = framebuf.FrameBuffer(self.buf, 3 * width, height, framebuf.GS8)
+            # RGB565 entries are 16-bit: index 0 maps to SKIP (transparent), 1-3 to
+            # the colour's channels, set per drawing
+            self.palette = bytearray(8)
+            self.palette[1] = SKIP >> 8
+            self.palette_fb = framebuf.FrameBuffer(self.palette, 4, 1, framebuf.RGB565)
 
     def clear(self):
-        buf = self.buf
-        for i in range(len(buf)):
-            buf[i] = 0
+        self.fill(0)
 
     def fill(self, c):
+        self._run(0, self.width * self.height, c)
+
+    def _run(self, start, n, c):
+        """n pixels from pixel index start (row-major), unclipped."""
         r = (c >> 16) & 0xFF
         g = (c >> 8) & 0xFF
         b = c & 0xFF
+        planes = self.planes
+        if planes is not None:
+            planes[0].fill_rect(0, start, 1, n, r)
+            planes[1].fill_rect(0, start, 1, n, g)
+            planes[2].fill_rect(0, start, 1, n, b)
+            return
         buf = self.buf
-        for i in range(0, len(buf), 3):
+        for i in range(3 * start, 3 * (start + n), 3):
             buf[i] = r
             buf[i + 1] = g
             buf[i + 2] = b
@@ -66,12 +142,31 @@ class Canvas:
         return (buf[i] << 16) | (buf[i + 1] << 8) | buf[i + 2]
 
     def hline(self, x, y, w, c):
-        for i in range(w):
-            self.pixel(x + i, y, c)
+        if y < 0 or y >= self.height:
+            return
+        x0 = x if x > 0 else 0
+        x1 = x + w if x + w < self.width else self.width
+        if x1 > x0:
+            self._run(y * self.width + x0, x1 - x0, c)
 
     def vline(self, x, y, h, c):
-        for i in range(h):
-            self.pixel(x, y + i, c)
+        width = self.width
+        if x < 0 or x >= width:
+            return
+        y0 = y if y > 0 else 0
+        y1 = y + h if y + h < self.height else self.height
+        r = (c >> 16) & 0xFF
+        g = (c >> 8) & 0xFF
+        b = c & 0xFF
+        buf = self.buf
+        i = (y0 * width + x) * 3
+        end = (y1 * width + x) * 3
+        step = width * 3
+        while i < end:  # (a range with a computed step would be an object on the heap)
+            buf[i] = r
+            buf[i + 1] = g
+            buf[i + 2] = b
+            i += step
 
     def rect(self, x, y, w, h, c):
         self.hline(x, y, w, c)
@@ -80,25 +175,88 @@ class Canvas:
         self.vline(x + w - 1, y, h, c)
 
     def fill_rect(self, x, y, w, h, c):
-        for j in range(h):
-            self.hline(x, y + j, w, c)
+        width = self.width
+        x0 = x if x > 0 else 0
+        x1 = x + w if x + w < width else width
+        y0 = y if y > 0 else 0
+        y1 = y + h if y + h < self.height else self.height
+        if x1 <= x0:
+            return
+        if x0 == 0 and x1 == width:  # whole rows: one run
+            if y1 > y0:
+                self._run(y0 * width, (y1 - y0) * width, c)
+            return
+        for row in range(y0, y1):
+            self._run(row * width + x0, x1 - x0, c)
 
     def bits(self, x, y, pattern, w, h, c):
         """Draw a w*h bit pattern (row-major, top-left pixel in the high bit)."""
+        if self.bytes_fb is not None:
+            pal = self.palette
+            pal[2] = (c >> 16) & 0xFF
+            pal[4] = (c >> 8) & 0xFF
+            pal[6] = c & 0xFF
+            self.bytes_fb.blit(_image(pattern, w, h), 3 * x, y, SKIP, self.palette_fb)
+            return
+        r = (c >> 16) & 0xFF
+        g = (c >> 8) & 0xFF
+        b = c & 0xFF
+        width = self.width
+        height = self.height
+        buf = self.buf
         bit = 1 << (w * h - 1)
-        for j in range(h):
-            for i in range(w):
-                if pattern & bit:
-                    self.pixel(x + i, y + j, c)
+        for j in range(y, y + h):
+            if pattern & ((bit << 1) - (bit >> (w - 1))) == 0 or not 0 <= j < height:
+                bit >>= w  # nothing lit in this row, or the row is off the canvas
+                continue
+            for i in range(x, x + w):
+                if pattern & bit and 0 <= i < width:
+                    k = (j * width + i) * 3
+                    buf[k] = r
+                    buf[k + 1] = g
+                    buf[k + 2] = b
                 bit >>= 1
+
+    def blit(self, src, x, y):
+        """Copy all of canvas ``src`` with its top-left pixel at (x, y), clipped."""
+        if self.bytes_fb is not None and src.bytes_fb is not None:
+            self.bytes_fb.blit(src.bytes_fb, 3 * x, y)
+            return
+        width = self.width
+        buf = self.buf
+        sbuf = src.buf
+        for j in range(src.height):
+            ty = y + j
+            if not 0 <= ty < self.height:
+                continue
+            for i in range(src.width):
+                tx = x + i
+                if 0 <= tx < width:
+                    k = (ty * width + tx) * 3
+                    s = (j * src.width + i) * 3
+                    buf[k] = sbuf[s]
+                    buf[k + 1] = sbuf[s + 1]
+                    buf[k + 2] = sbuf[s + 2]
 
     def char(self, x, y, ch, c):
         self.bits(x, y, font.glyph(ch), font.WIDTH, font.HEIGHT, c)
 
     def text(self, x, y, s, c):
         """Draw s in the 3x5 font; returns the width used in pixels."""
+        view = self.bytes_fb
+        if view is not None:  # bits() for each glyph, the palette set once
+            pal = self.palette
+            pal[2] = (c >> 16) & 0xFF
+            pal[4] = (c >> 8) & 0xFF
+            pal[6] = c & 0xFF
+            pal_fb = self.palette_fb
+            for ch in s:
+                view.blit(_image(font.glyph(ch), font.WIDTH, font.HEIGHT), 3 * x, y, SKIP,
+                          pal_fb)
+                x += font.ADVANCE
+            return text_width(s)
         for ch in s:
-            self.char(x, y, ch, c)
+            self.bits(x, y, font.glyph(ch), font.WIDTH, font.HEIGHT, c)
             x += font.ADVANCE
         return text_width(s)
 

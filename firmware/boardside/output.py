@@ -5,7 +5,24 @@ The LEDs' current is estimated per frame as ``ma_per_channel`` at full drive for
 every colour channel (a WS2812B draws about 20 mA per channel) plus a quiescent
 ``idle_ma_per_led``. When a frame would exceed ``budget_ma`` it is scaled down
 as a whole, so colours keep their balance and the supply never browns out.
+
+Speed: a frame is 768 bytes and bytecode on an RP2040 takes tens of
+microseconds per byte, so where the ``framebuf`` module exists (every MicroPython
+port the device runs on) the per-byte work is done by FrameBuffer.blit with a
+palette, which looks every source pixel up in the palette in C: once with the
+gamma table as palette (gamma and brightness), once with the corrected frame as
+palette and a table of canvas positions as source (LED order and colour order).
+Only the current estimate stays in bytecode, two 16-bit lanes per step. Without
+framebuf (CPython: the simulator, the host tools) the plain loop does the same.
+Both write the same bytes; the same frame allocates nothing either way.
 """
+
+from array import array
+
+try:
+    import framebuf
+except ImportError:  # CPython
+    framebuf = None
 
 ORDER_OFFSETS = {
     "RGB": (0, 1, 2), "RBG": (0, 2, 1), "GRB": (1, 0, 2),
@@ -28,10 +45,12 @@ class FrameOutput:
     ``out`` is the LED driver's buffer (e.g. NeoPixel.buf), written in place.
     """
 
-    def __init__(self, hw, index_table, brightness=None):
+    def __init__(self, hw, index_table, brightness=None, fast=True):
         self.hw = hw
         self.table = index_table
         self.offsets = ORDER_OFFSETS[hw.color_order]
+        # the blit path (see the module notes); None: the plain loop
+        self.fast = _Blitter(index_table, self.offsets) if fast and framebuf else None
         self.set_brightness(hw.brightness if brightness is None else brightness)
         n = hw.led_count
         self.idle_ma = hw.idle_ma_per_led * n
@@ -46,6 +65,8 @@ class FrameOutput:
             raise ValueError("brightness must be in (0, 1]")
         self.brightness = brightness
         self.lut = gamma_table(brightness)
+        if self.fast is not None:
+            self.fast.set_lut(self.lut)
 
     def estimate_ma(self, drive_sum=None):
         """Estimated current of the last frame written (or of a given drive sum)."""
@@ -54,6 +75,21 @@ class FrameOutput:
 
     def write(self, canvas, out):
         """Map, correct and limit ``canvas`` into ``out``; returns the scale used (/256)."""
+        fast = self.fast
+        if fast is None:
+            return self.write_plain(canvas, out)
+        total = fast.write(canvas.buf, out)
+        self.last_drive_sum = total
+        scale = 256
+        if total > self.max_drive_sum:
+            scale = self.max_drive_sum * 256 // total
+            fast.scale(out, scale)
+            self.last_drive_sum = total * scale >> 8
+        self.last_scale = scale
+        return scale
+
+    def write_plain(self, canvas, out):
+        """write() in plain bytecode: the reference the blit path must match."""
         src = canvas.buf
         lut = self.lut
         table = self.table
@@ -79,3 +115,70 @@ class FrameOutput:
             self.last_drive_sum = total * scale >> 8
         self.last_scale = scale
         return scale
+
+
+LANE_WORDS = 64  # 64 words of two 8-bit values in 16-bit lanes sum below 2**30: a small int
+
+
+class _Blitter:
+    """FrameOutput's blit path: framebuf does the per-byte work (see the module notes)."""
+
+    def __init__(self, index_table, offsets):
+        m = len(index_table) * 3
+        self.m = m
+        # source canvas byte of every LED byte: LED order and colour order in one table
+        perm = array("H", bytearray(2 * m))
+        i = 0
+        for led in index_table:
+            j = led * 3
+            perm[j + offsets[0]] = i
+            perm[j + offsets[1]] = i + 1
+            perm[j + offsets[2]] = i + 2
+            i += 3
+        self.perm = perm
+        self.perm_fb = framebuf.FrameBuffer(perm, m, 1, framebuf.RGB565)
+        # the corrected frame in canvas order, one 16-bit value per byte, read back
+        # as 32-bit words: two values per bytecode step for the current estimate
+        self.drive = array("I", bytearray(4 * ((m + 1) // 2)))
+        self.drive_fb = framebuf.FrameBuffer(self.drive, m, 1, framebuf.RGB565)
+        words = memoryview(self.drive)
+        self.lanes = tuple(words[k:k + LANE_WORDS] for k in range(0, len(words), LANE_WORDS))
+        self.lut_fb = None
+        self.top = 0
+        self.scaled = bytearray(256)
+        self.scaled_fb = framebuf.FrameBuffer(self.scaled, 256, 1, framebuf.GS8)
+        self.scaled_for = -1
+        self.src = self.src_fb = None
+        self.out = self.out_fb = None
+
+    def set_lut(self, lut):
+        self.lut_fb = framebuf.FrameBuffer(lut, 256, 1, framebuf.GS8)
+        self.top = lut[255]
+        self.scaled_for = -1
+
+    def write(self, src, out):
+        """Corrected and mapped frame into out; returns its drive sum."""
+        if src is not self.src:  # a new canvas or LED buffer: once, not per frame
+            self.src = src
+            self.src_fb = framebuf.FrameBuffer(src, self.m, 1, framebuf.GS8)
+        if out is not self.out:
+            self.out = out
+            self.out_fb = framebuf.FrameBuffer(out, self.m, 1, framebuf.GS8)
+        self.drive_fb.blit(self.src_fb, 0, 0, -1, self.lut_fb)   # drive[k] = lut[src[k]]
+        self.out_fb.blit(self.perm_fb, 0, 0, -1, self.drive_fb)  # out[j] = drive[perm[j]]
+        total = 0
+        for lane in self.lanes:
+            s = 0
+            for w in lane:
+                s += w
+            total += (s & 0xFFFF) + (s >> 16)
+        return total
+
+    def scale(self, out, scale):
+        """Every byte of out times scale/256 (the power limiter)."""
+        if scale != self.scaled_for:
+            t = self.scaled
+            for v in range(self.top + 1):
+                t[v] = (v * scale) >> 8
+            self.scaled_for = scale
+        self.out_fb.blit(self.out_fb, 0, 0, -1, self.scaled_fb)

@@ -36,6 +36,10 @@ NOTICE_MS = 1500       # how long a warning icon (state set aside, crash) stays 
 CRASH_LIMIT = 3        # loop passes crashing in a row: the saved state itself is bad
 LOGGED_CRASHES = 20    # per boot, so a crash loop cannot wear the flash out
 JAM_BUTTONS = 3        # this many buttons down at once is not a player's input
+GC_QUIET_MS = 150      # no frame for this long: no animation running, a collection may go
+GC_SLACK = 8192        # bytes allocated since the last collection before a quiet one runs
+GC_IDLE_MS = 2000      # ...or GC_IDLE_BYTES once nothing has been drawn for this long,
+GC_IDLE_BYTES = 1024   # so a long pause starts the next game with a clean heap
 
 
 class EntropyRandom:
@@ -82,6 +86,9 @@ class Device:
             self.log.write("boot: reset by the watchdog (a hung loop, or machine.reset())")
             self.report({"event": "reset", "cause": "watchdog"})
         self.levels = [False] * len(BUTTONS)
+        self.button_sink = self.on_button  # bound once: one per poll would be garbage
+        self.last_frame = 0
+        self.gc_floor = gc.mem_alloc()
         self.last_ticks = time.ticks_ms()
         self.now = 0
         self.buttons = ButtonSet(BUTTONS, PAD, self.now)
@@ -134,7 +141,7 @@ class Device:
             self.jammed = True
         elif down == 0:
             self.jammed = False
-        self.buttons.update(levels, now, self.on_button)
+        self.buttons.update(levels, now, self.button_sink)
 
     def read_serial(self, now):
         n = 0
@@ -179,6 +186,19 @@ class Device:
             canvas.icon(x, y, self.notice_icon[0], self.notice_icon[1])
         self.output.write(canvas, self.strip.buf)
         self.strip.write()
+        self.last_frame = now
+
+    def collect(self, now):
+        """Collect garbage at a quiet moment (docs/performance.md): never while
+        frames follow each other (an animation), and often enough that the heap
+        never fills up, which would force a collection in the middle of one."""
+        quiet = now - self.last_frame
+        if quiet < GC_QUIET_MS:
+            return
+        grown = gc.mem_alloc() - self.gc_floor
+        if grown >= GC_SLACK or (grown >= GC_IDLE_BYTES and quiet >= GC_IDLE_MS):
+            gc.collect()
+            self.gc_floor = gc.mem_alloc()
 
     def notice(self, icon, colour):
         """Show a warning icon over the app for NOTICE_MS."""
@@ -209,6 +229,7 @@ class Device:
             self.show(now)
         if self.app.outbox:
             self.flush_events()
+        self.collect(now)
 
     def recover(self, exc):
         """A mode crashed: log it, restore the last saved state, keep running."""

@@ -109,10 +109,14 @@ class DiceMode(Mode):
             return True
         if now_ms >= self.next_tumble:
             self.next_tumble = now_ms + TUMBLE_STEP_MS
-            # tumble faces come from the RNG too, but never reveal the result
-            self.tumble = [dice.roll(self.ctx.rng, self.sides) for _ in range(self.count)]
+            self.tumble = self._tumble_faces()
             return True
         return False
+
+    def _tumble_faces(self):
+        # Tumble faces come from the RNG too, but never reveal the result. Not in
+        # tick(): a comprehension using self would make tick allocate on every call.
+        return [dice.roll(self.ctx.rng, self.sides) for _ in range(self.count)]
 
     def command(self, action, args, now_ms):
         if action == "roll":

@@ -15,7 +15,7 @@ Buttons (see docs/quoridor.md):
   game over    A: new game   hold B: undo the winning move
 """
 
-from boardside.canvas import BLACK, DIM, GREY, RED, WHITE, scale
+from boardside.canvas import BLACK, DIM, GREY, RED, WHITE, Canvas, scale
 from boardside.events import A, B, DOWN, LEFT, LONG, PRESS, RELEASE, REPEAT, RIGHT, UP
 from boardside.mode import Mode, ModeError
 from boardside.quoridor import IllegalMove, Quoridor
@@ -44,6 +44,10 @@ REASONS = {
 }
 
 SETUP, PAWN, FENCE, OVER = "setup", "pawn", "fence", "over"
+SQUARE_ROW = int("10101010101010101", 2)  # the squares of one rank, 17 pixels wide
+# Where a pawn can go: a step, a straight jump, a diagonal side-step.
+NEAR = tuple((dx, dy) for dx in range(-2, 3) for dy in range(-2, 3)
+             if 0 < abs(dx) + abs(dy) <= 2)
 # built once: tick() runs every main-loop pass and must not allocate
 CLOCK_RUNS = (PAWN, FENCE)
 BLINKS = (PAWN, FENCE, OVER)
@@ -313,18 +317,11 @@ class QuoridorMode(Mode):
         g = self.game
         ox, oy = self._window(canvas.width, canvas.height)
         blink = (now_ms // BLINK_MS) & 1
-        for y in range(9):
-            for x in range(9):
-                canvas.pixel(ox + 2 * x, oy + 2 * (8 - y), SQUARE_COLOUR)
+        self._board(canvas, ox, oy)
         if self.hints and self.screen == PAWN:
             colour = scale(PLAYER_COLOURS[g.turn], 1, 4)
-            for m in g.legal_moves():
-                if len(m) == 2:
-                    x, y = FILES.index(m[0]), RANKS.index(m[1])
-                    canvas.pixel(ox + 2 * x, oy + 2 * (8 - y), colour)
-        for f in g.fences:
-            self._draw_fence(canvas, ox, oy, FILES.index(f[0]), RANKS.index(f[1]),
-                             f[2] == "v", FENCE_COLOUR)
+            for x, y in self._destinations():
+                canvas.pixel(ox + 2 * x, oy + 2 * (8 - y), colour)
         for p in range(g.players):
             x, y = g.pawn_xy(p)
             c = PLAYER_COLOURS[p]
@@ -343,6 +340,53 @@ class QuoridorMode(Mode):
                 self._draw_fence(canvas, ox, oy, self.fx, self.fy, self.fv, c)
         if self.flash is not None:
             self._render_reason(canvas, self.flash[0])
+
+    def _board(self, canvas, ox, oy):
+        """The squares and the placed fences: drawn once into a 17x17 canvas of
+        their own, a new fence added to it when one is placed, and that copied into
+        the window at each frame. Pixel by pixel every frame they would be most of
+        the time a frame takes on the board (docs/performance.md)."""
+        board = self._board_canvas
+        if board is None:
+            board = self._board_canvas = Canvas(17, 17)
+        fences = self.game.fences
+        drawn = self._drawn
+        if drawn is None or fences[:len(drawn)] != drawn:  # undone, a new game
+            board.clear()
+            for y in range(9):
+                board.bits(0, 2 * y, SQUARE_ROW, 17, 1, SQUARE_COLOUR)
+            drawn = ()
+        # (fences lie in the grooves: they never cover a square)
+        for f in fences[len(drawn):]:
+            self._draw_fence(board, 0, 0, FILES.index(f[0]), RANKS.index(f[1]),
+                             f[2] == "v", FENCE_COLOUR)
+        self._drawn = fences
+        canvas.blit(board, ox, oy)
+
+    _board_canvas = None
+    _drawn = None
+
+    def _destinations(self):
+        """The squares the pawn to move may go to, once per position. Only squares
+        at most two steps away can be (a step, a jump, a side-step), so asking the
+        engine about those twelve is far less work than listing every legal move,
+        fences included (docs/performance.md)."""
+        g = self.game
+        key = (g.turn, g.positions, g.fences)
+        cache = self._destinations_cache
+        if cache is not None and cache[0] == key:
+            return cache[1]
+        px, py = g.pawn_xy(g.turn)
+        found = []
+        for dx, dy in NEAR:
+            x = px + dx
+            y = py + dy
+            if 0 <= x < 9 and 0 <= y < 9 and g.is_legal(square(x, y)):
+                found.append((x, y))
+        self._destinations_cache = (key, found)
+        return found
+
+    _destinations_cache = None
 
     def _preview_legal(self):
         move = fence(self.fx, self.fy, self.fv)

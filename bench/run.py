@@ -1,0 +1,389 @@
+"""``make bench``: what everything the device does costs, on CPython, in the real
+MicroPython VM and (estimated) on an RP2040 at 125 MHz, checked against budgets.
+
+    python bench/run.py [--json PATH] [--samples N] [--job NAME]... [--only TEXT]...
+                        [--skip heap,gc,mpy] [--warm-up MS]
+
+Prints one table and writes it as JSON (default out/bench.json). Exits 1 naming
+every budget missed, 2 when the MicroPython VM cannot run. How each figure is
+measured: docs/performance.md; the operations: bench/suite.py; heap and garbage
+collection: bench/heap.py.
+
+Board estimates use the reference workload of bench/reference_bfs.py (one call
+is one reference unit, RU, and takes 14.2 ms on the RP2040): an operation timed
+against it in the same run of the same VM takes ratio x 14.2 ms on the board.
+"""
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "bench"
+FIRMWARE = ROOT / "firmware"
+HARDWARE = ROOT / "hardware" / "boardside.json"
+VM_DIR = ROOT / "tests" / "micropython_vm"
+RUNNER = VM_DIR / "runner.mjs"
+BOARD = VM_DIR / "board"
+PACKAGE = "@micropython/micropython-webassembly-pyscript"
+REFERENCE = BENCH / "reference_bfs.py"
+REFERENCE_SHA256 = BENCH / "reference_bfs.sha256"
+RUN_TIMEOUT_S = 3600
+
+RU_MS = 14.2  # bench/reference_bfs.py RP2040_MS_PER_RU
+
+# Budgets on the board. Times in reference units (the figure is checked in the
+# MicroPython VM), the heap in bytes, the ratio on CPython.
+BUDGETS = {
+    "fence": ("ru", 0.14, "fence check with the path check for every player <= 2 ms"),
+    "legal": ("ru", 3.5, "listing every legal move <= 50 ms"),
+    "press": ("ru", 0.7, "a button press to a new frame <= 10 ms of Python work"),
+    "frame": ("ru", 0.35, "a full-frame render, mapping, gamma and power limit <= 5 ms"),
+    "heap": ("bytes", 64 * 1024, "peak heap of any mode <= 64 KB"),
+    "rl_ratio": ("ratio", 10.0, "legal-move listing >= 10x faster than quoridor-rl"),
+}
+
+
+class VMUnavailable(Exception):
+    pass
+
+
+def progress(text):
+    sys.stderr.write(text + "\n")
+    sys.stderr.flush()
+
+
+# -- running the suites --------------------------------------------------------------
+def check_reference():
+    """The reference workload must be the one the 14.2 ms were measured with."""
+    recorded = REFERENCE_SHA256.read_text().split()[0]
+    actual = hashlib.sha256(REFERENCE.read_bytes()).hexdigest()
+    if actual != recorded:
+        raise SystemExit("bench/reference_bfs.py has changed (sha256 %s, recorded %s): "
+                         "its 14.2 ms per call no longer hold" % (actual, recorded))
+
+
+def node_command():
+    node = shutil.which("node")
+    if node is None:
+        raise VMUnavailable("node is not on PATH (install Node.js 18 or newer)")
+    if not (VM_DIR / "node_modules" / PACKAGE / "package.json").exists():
+        raise VMUnavailable("%s is not installed; run: npm ci --prefix tests/micropython_vm"
+                            % PACKAGE)
+    return [node, str(RUNNER), "--copy", str(BENCH), "/bench",
+            "--copy", str(BOARD), "/lib/board",
+            "--copy", str(HARDWARE), "/hw/boardside.json",
+            "--path", "/bench", "--path", "/lib"]
+
+
+def run_lines(args, label, cwd=None, env=None):
+    """Run a suite; pass its progress (stderr) on as it comes, return its BENCH
+    records (stdout)."""
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=cwd, env=env)
+    err_tail = []
+
+    def pump():
+        for line in proc.stderr:
+            err_tail.append(line)
+            del err_tail[:-40]
+            if line.startswith("  ["):
+                progress(line.rstrip())
+
+    thread = threading.Thread(target=pump, daemon=True)
+    thread.start()
+    try:
+        out, _ = proc.communicate(timeout=RUN_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise SystemExit("%s: no result after %d s" % (label, RUN_TIMEOUT_S))
+    thread.join(5)
+    records = []
+    for line in out.splitlines():
+        if line.startswith("BENCH "):
+            records.append(json.loads(line[6:]))
+    if proc.returncode != 0:
+        raise SystemExit("%s failed (exit status %d):\n%s%s"
+                         % (label, proc.returncode, "".join(err_tail), out[-2000:]))
+    return records
+
+
+def suite_args(opts):
+    args = ["--samples", str(opts["samples"]), "--warm-up", str(opts["warm_up"])]
+    for j in opts["jobs"]:
+        args += ["--job", j]
+    for o in opts["only"]:
+        args += ["--only", o]
+    return args
+
+
+def run_cpython(opts):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(BENCH), str(VM_DIR), str(FIRMWARE)])
+    with tempfile.TemporaryDirectory(prefix="boardside-bench-") as flash:
+        # the device's save file and log go to this folder, not the work tree
+        return run_lines([sys.executable, str(BENCH / "suite.py"), "--hardware", str(HARDWARE)]
+                         + suite_args(opts), "cpython", cwd=flash, env=env)
+
+
+def run_vm_suite(opts):
+    return run_lines(node_command() + [str(BENCH / "suite.py"), "--hardware",
+                                       "/hw/boardside.json"] + suite_args(opts), "vm")
+
+
+def run_heap(opts):
+    """The three scripted games (not timed: two at a time), then the gc pause."""
+    records = []
+    games = ("qbert", "quoridor", "dice")
+    results = {}
+
+    def one(mode):
+        results[mode] = run_lines(node_command() + [str(BENCH / "heap.py"), "--hardware",
+                                                    "/hw/boardside.json", "game", mode], "vm")
+
+    threads = [threading.Thread(target=one, args=(m,)) for m in games[:2]]
+    for t in threads:
+        t.start()
+    one(games[2])
+    for t in threads:
+        t.join()
+    for m in games:
+        if m not in results:
+            raise SystemExit("the %s heap game did not finish" % m)
+        records += results[m]
+    return records
+
+
+def run_gc(opts):
+    # a 190 KB first heap block, as on the board (bench/heap.py)
+    cmd = node_command()
+    return run_lines(cmd[:2] + ["--heap", "190K"] + cmd[2:]
+                     + [str(BENCH / "heap.py"), "--hardware", "/hw/boardside.json", "gc"],
+                     "vm")
+
+
+def mpy_sizes():
+    """Every firmware module compiled with mpy-cross for the RP2040, as deployed."""
+    sys.path.insert(0, str(ROOT / "host"))
+    from boardside_host import build
+
+    files = []
+    for rel in build.package_sources(str(FIRMWARE)):
+        if not rel.endswith(".py"):
+            continue
+        mpy = build.compile_source((FIRMWARE / rel).read_bytes(), rel)
+        files.append({"file": rel[:-3] + ".mpy", "bytes": len(mpy)})
+    files.sort(key=lambda f: -f["bytes"])
+    total = sum(f["bytes"] for f in files)
+    return {"total": total, "files": files, "main_py": len((FIRMWARE / "main.py").read_bytes())}
+
+
+# -- putting it together -------------------------------------------------------------
+def merge(cpython, vm):
+    """One row per operation: the VM's figures and CPython's time."""
+    by_key = {}
+    rows = []
+    for r in vm:
+        if "us" in r and "group" in r:
+            row = dict(r)
+            row["vm_us"] = row.pop("us")
+            row["cpython_us"] = None
+            by_key[(r["group"], r["name"])] = row
+            rows.append(row)
+    extra = []
+    for r in cpython:
+        if "group" not in r:
+            continue
+        if r["group"] == "quoridor-rl":
+            extra.append(r)
+            continue
+        row = by_key.get((r["group"], r["name"]))
+        if row is not None:
+            row["cpython_us"] = r["us"]
+        elif "us" in r:
+            # an operation the VM did not run (names with numbers that differ)
+            rows.append({"group": r["group"], "name": r["name"], "cpython_us": r["us"],
+                         "vm_us": None, "ru": None, "board_ms": None, "alloc": None,
+                         "budget": r.get("budget"), "note": r.get("note", "")})
+    return rows, extra
+
+
+def check_budgets(rows, heap, rl):
+    missed = []
+    for row in rows:
+        key = row.get("budget")
+        if key in BUDGETS and row.get("ru") is not None:
+            limit = BUDGETS[key][1]
+            row["limit_ru"] = limit
+            if row["ru"] > limit:
+                missed.append("%s: %s takes %.3f RU (~%.1f ms on the board), budget %.2f RU "
+                              "(%s)" % (row["group"], row["name"], row["ru"], row["board_ms"],
+                                        limit, BUDGETS[key][2]))
+    for h in heap:
+        if h.get("budget") == "heap" and h["bytes"] > BUDGETS["heap"][1]:
+            missed.append("%s: %d bytes, budget %d (%s)" % (h["name"], h["bytes"],
+                                                            BUDGETS["heap"][1],
+                                                            BUDGETS["heap"][2]))
+    for r in rl:
+        if r["ratio"] < BUDGETS["rl_ratio"][1]:
+            missed.append("%s: only %.1fx (%s)" % (r["name"], r["ratio"],
+                                                   BUDGETS["rl_ratio"][2]))
+    return missed
+
+
+def fmt(v, pattern, width):
+    return (pattern % v if v is not None else "-").rjust(width)
+
+
+def table(rows, heap, gcs, mpy, rl, meta):
+    out = []
+    w = 66
+    out.append("boardside benchmark: CPython %s, MicroPython %s (WebAssembly VM); board = "
+               "RP2040 at 125 MHz, estimated as RU x %.1f ms"
+               % (meta.get("cpython", "?"), meta.get("micropython", "?"), RU_MS))
+    head = ("%s %11s %11s %8s %9s %8s  %s"
+            % ("operation".ljust(w), "CPython us", "VM us", "RU", "board ms", "heap B",
+               "budget"))
+    out.append(head)
+    group = None
+    for row in rows:
+        if row["group"] != group:
+            group = row["group"]
+            out.append("[%s]" % group)
+        budget = ""
+        if row.get("limit_ru") is not None:
+            ok = row["ru"] <= row["limit_ru"]
+            budget = "%s <= %.2f" % ("ok" if ok else "MISSED", row["limit_ru"])
+        name = row["name"]
+        if len(name) > w - 2:
+            name = name[:w - 5] + "..."
+        out.append("  %s %11s %11s %8s %9s %8s  %s"
+                   % (name.ljust(w - 2), fmt(row["cpython_us"], "%.1f", 11),
+                      fmt(row["vm_us"], "%.1f", 11), fmt(row["ru"], "%.3f", 8),
+                      fmt(row["board_ms"], "%.2f", 9), fmt(row["alloc"], "%d", 8), budget))
+    if rl:
+        out.append("")
+        out.append("[quoridor-rl, CPython, same run]")
+        for r in rl:
+            ok = r["ratio"] >= BUDGETS["rl_ratio"][1]
+            out.append("  %s: ours %.1f us, theirs %.1f us: %.1fx  %s >= %.0fx"
+                       % (r["name"], r["ours_us"], r["us"], r["ratio"], "ok" if ok else "MISSED",
+                          BUDGETS["rl_ratio"][1]))
+    if heap:
+        out.append("")
+        out.append("[heap: a scripted game per mode, the mode's share of the heap]")
+        for h in heap:
+            ok = h["bytes"] <= BUDGETS["heap"][1]
+            out.append("  %-10s peak %6d B  (live %6d B, busiest pass %6d B; %d passes)  %s <= %d"
+                       % (h["mode"], h["bytes"], h["live"], h["busiest_pass"], h["passes"],
+                          "ok" if ok else "MISSED", BUDGETS["heap"][1]))
+        out.append("  heap in the menu before any mode is opened: %d B (VM, bench included)"
+                   % heap[0]["baseline"])
+    if gcs:
+        out.append("")
+        out.append("[garbage collection: one gc.collect()]")
+        for g in gcs:
+            out.append("  %-72s %7.1f us VM %6.3f RU  ~%.1f ms on the board (%s)"
+                       % (g["name"], g["us"], g["ru"], g["board_ms"], g["note"]))
+    if mpy:
+        out.append("")
+        out.append("[firmware compiled with mpy-cross for the RP2040]")
+        out.append("  %d .mpy files, %d bytes in all (largest: %s); main.py %d bytes"
+                   % (len(mpy["files"]), mpy["total"],
+                      ", ".join("%s %d" % (f["file"].split("/", 1)[1], f["bytes"])
+                                for f in mpy["files"][:4]), mpy["main_py"]))
+    return "\n".join(out)
+
+
+def parse_args(argv):
+    opts = {"json": str(ROOT / "out" / "bench.json"), "samples": 11, "jobs": [], "only": [],
+            "skip": set(), "warm_up": 2000}
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        value = argv[i + 1] if i + 1 < len(argv) else None
+        if a in ("--json", "--samples", "--job", "--only", "--skip", "--warm-up") and not value:
+            raise SystemExit("run.py: %s needs a value" % a)
+        if a == "--json":
+            opts["json"] = value
+        elif a == "--samples":
+            opts["samples"] = int(value)
+        elif a == "--job":
+            opts["jobs"].append(value)
+        elif a == "--only":
+            opts["only"].append(value)
+        elif a == "--skip":
+            opts["skip"].update(x for x in value.split(",") if x)
+        elif a == "--warm-up":
+            opts["warm_up"] = int(value)
+        elif a in ("-h", "--help"):
+            print(__doc__)
+            raise SystemExit(0)
+        else:
+            raise SystemExit("run.py: unknown argument %s (see --help)" % a)
+        i += 2
+    return opts
+
+
+def main(argv=None):
+    opts = parse_args(sys.argv[1:] if argv is None else argv)
+    check_reference()
+    started = time.time()
+    try:
+        node_command()
+    except VMUnavailable as e:
+        progress("bench: the MicroPython VM cannot run: %s" % e)
+        return 2
+    progress("bench: CPython")
+    cpython = run_cpython(opts)
+    progress("bench: MicroPython VM (the figures the board estimates come from)")
+    vm = run_vm_suite(opts)
+    heap = []
+    if "heap" not in opts["skip"]:
+        progress("bench: heap in scripted games")
+        heap = run_heap(opts)
+    gcs = []
+    if "gc" not in opts["skip"]:
+        progress("bench: garbage-collection pause")
+        gcs = run_gc(opts)
+    mpy = None
+    if "mpy" not in opts["skip"]:
+        progress("bench: mpy-cross")
+        mpy = mpy_sizes()
+    meta = {}
+    for r in cpython + vm:
+        if "impl" in r:
+            meta["cpython" if r["impl"] == "cpython" else "micropython"] = r["version"]
+    rows, rl = merge(cpython, vm)
+    missed = check_budgets(rows, heap, rl)
+    text = table(rows, heap, gcs, mpy, rl, meta)
+    print(text)
+    print("")
+    result = {"meta": dict(meta, ru_ms=RU_MS, seconds=round(time.time() - started),
+                           samples=opts["samples"]),
+              "budgets": {k: {"unit": v[0], "limit": v[1], "what": v[2]}
+                          for k, v in BUDGETS.items()},
+              "operations": rows, "quoridor_rl": rl, "heap": heap, "gc": gcs, "mpy": mpy,
+              "missed": missed}
+    path = Path(opts["json"])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(result, indent=1) + "\n")
+    print("written: %s (%d s)" % (path, time.time() - started))
+    if missed:
+        for line in missed:
+            print("budget missed: " + line)
+        return 1
+    print("every budget met")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

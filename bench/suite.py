@@ -1,0 +1,663 @@
+"""The benchmark operations, timed the same way under CPython and MicroPython.
+
+    python bench/suite.py --hardware HW.json [--samples N] [--warm-up MS]
+                          [--job NAME]... [--only TEXT]... [--list]
+
+bench/run.py (``make bench``) runs it under CPython and under the MicroPython VM
+and puts the two together; see docs/performance.md. --job picks jobs by name
+(JOBS below), --only operations whose "group: name" contains the text.
+
+Prints one line per result, ``BENCH {json}``, and progress lines on stderr.
+
+Timing: every operation is timed ``samples`` times, each sample right after a
+sample of the reference workload (bench/reference_bfs.py), and the medians are
+compared: ``ru`` is the operation's time in reference units, which times 14.2 ms
+estimates the RP2040's time. An operation that changes what it works on has a
+``setup`` that runs untimed before each sample; the others are timed in batches
+long enough for the clock. ``alloc`` is the heap the operation allocates in one
+call (gc.mem_alloc() before and after, under MicroPython only: the VM collects no
+garbage inside a step, so the difference is exact).
+"""
+
+import gc
+import json
+import sys
+
+from reference_bfs import RP2040_MS_PER_RU, reference
+
+MICRO = sys.implementation.name == "micropython"
+
+try:
+    _mem_alloc = gc.mem_alloc
+except AttributeError:  # CPython
+    _mem_alloc = None
+
+
+def _clock():
+    """A microsecond clock: the host's fine one where there is one (the VM's
+    ticks_us only moves in whole milliseconds)."""
+    if MICRO:
+        try:
+            import js
+
+            now = js.performance.now
+            return lambda: now() * 1000.0
+        except ImportError:  # a real board: ticks_us is exact there
+            import time
+
+            t0 = time.ticks_us()
+            return lambda: time.ticks_diff(time.ticks_us(), t0)
+    from time import perf_counter
+
+    return lambda: perf_counter() * 1e6
+
+
+now_us = _clock()
+
+
+def median(values):
+    v = sorted(values)
+    n = len(v)
+    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+
+
+def progress(text):
+    sys.stderr.write("  [%s] %s\n" % ("vm" if MICRO else "cpython", text))
+
+
+WARM_UP_US = 2000000  # --warm-up MS changes it
+
+
+class Timer:
+    def __init__(self, samples=15, batch_us=3000, warm_up_us=WARM_UP_US):
+        self.samples = samples
+        self.batch_us = batch_us
+        gaps = []
+        for _ in range(51):
+            a = now_us()
+            b = now_us()
+            gaps.append(b - a)
+        self.overhead = median(gaps)
+        # warm up: Node.js compiles the VM's hot code again, faster, after a while
+        t0 = now_us()
+        while now_us() - t0 < warm_up_us:
+            reference()
+        self.ref_calls = self.calls_for(reference)
+
+    def calls_for(self, fn):
+        n = 1
+        while n < 1 << 16:
+            t0 = now_us()
+            for _ in range(n):
+                fn()
+            if now_us() - t0 >= self.batch_us:
+                return n
+            n *= 2
+        return n
+
+    def batch(self, fn, n):
+        t0 = now_us()
+        for _ in range(n):
+            fn()
+        return max(0.0, now_us() - t0 - self.overhead) / n
+
+    def once(self, fn, setup):
+        setup()
+        t0 = now_us()
+        fn()
+        return max(0.0, now_us() - t0 - self.overhead)
+
+    def measure(self, fn, setup=None):
+        """(median us of fn, median us of the reference), samples interleaved."""
+        n = 1 if setup is not None else self.calls_for(fn)
+        times = []
+        refs = []
+        for _ in range(self.samples):
+            refs.append(self.batch(reference, self.ref_calls))
+            if setup is None:
+                times.append(self.batch(fn, n))
+            else:
+                times.append(self.once(fn, setup))
+        return median(times), median(refs)
+
+
+def alloc_of(fn, setup=None):
+    """Heap bytes one call allocates (the middle of three), None off MicroPython."""
+    if _mem_alloc is None:
+        return None
+    got = [0, 0, 0]
+    for k in range(3):
+        if setup is not None:
+            setup()
+        a = _mem_alloc()
+        fn()
+        got[k] = _mem_alloc() - a
+    got.sort()
+    return got[1]
+
+
+class Op:
+    def __init__(self, group, name, fn, setup=None, budget=None, note="", per=1):
+        self.group = group
+        self.name = name
+        self.fn = fn
+        self.setup = setup
+        self.budget = budget  # key into run.py's BUDGETS, or None
+        self.note = note
+        self.per = per  # fn does this many of the operation: figures are per one
+
+
+class Run:
+    """The samples of one operation, one per step: a setup in a step of its own
+    and the timed call in the next, so that garbage the setup left is collected
+    (in the VM, between steps) before the clock runs."""
+
+    def __init__(self, timer, op):
+        self.timer = timer
+        self.op = op
+        self.times = []
+        self.refs = []
+        self.ratios = []
+        self.ready = False
+        self.calls = 1
+        if op.setup is None:
+            op.fn()  # warm up: first-call caches are not what a steady device sees
+            self.calls = timer.calls_for(op.fn)
+        else:
+            op.setup()
+            op.fn()
+
+    def step(self):
+        """Advance by one step; returns the result when done, else None."""
+        op = self.op
+        timer = self.timer
+        if len(self.times) < timer.samples:
+            if op.setup is not None and not self.ready:
+                op.setup()
+                self.ready = True
+                return None
+            ref = timer.batch(reference, timer.ref_calls)
+            if op.setup is None:
+                us = timer.batch(op.fn, self.calls)
+            else:
+                t0 = now_us()
+                op.fn()
+                us = max(0.0, now_us() - t0 - timer.overhead)
+                self.ready = False
+            self.times.append(us)
+            self.refs.append(ref)
+            self.ratios.append(us / ref if ref else 0)
+            return None
+        us = median(self.times) / op.per
+        ru = median(self.ratios) / op.per
+        alloc = alloc_of(op.fn, op.setup)
+        return {"group": op.group, "name": op.name, "us": us, "ref_us": median(self.refs),
+                "ru": ru, "board_ms": ru * RP2040_MS_PER_RU,
+                "alloc": None if alloc is None else alloc // op.per, "budget": op.budget,
+                "note": op.note, "samples": len(self.times)}
+
+
+def emit(record):
+    print("BENCH " + json.dumps(record))
+
+
+# -- the operations ----------------------------------------------------------------
+def ops_canvas(rig):
+    from boardside.canvas import Canvas
+
+    c = Canvas(16, 16)
+    yield Op("canvas", "clear 16x16", c.clear)
+    yield Op("canvas", "fill 16x16", lambda: c.fill(0x123456))
+    yield Op("canvas", "pixel() 256 times (a call per pixel)", lambda: _pixels(c))
+    yield Op("canvas", "text '88' (3x5 font)", lambda: c.text(0, 0, "88", 0xFFFFFF))
+    yield Op("canvas", "icon 5x5", lambda: c.icon(0, 0, "pips5", 0xFFFFFF))
+    yield Op("canvas", "fill_rect 8x8", lambda: c.fill_rect(0, 0, 8, 8, 0x00FF00))
+
+
+def _pixels(c):
+    for y in range(16):
+        for x in range(16):
+            c.pixel(x, y, 0x204060)
+
+
+def ops_output(rig):
+    dev = rig.dev
+    out = dev.output
+    buf = dev.strip.buf
+    from boardside.canvas import Canvas
+
+    full = Canvas(16, 16)
+    full.fill(0xFFFFFF)  # over the power budget: the limiter scales every byte
+    lit = Canvas(16, 16)
+    lit.fill(0x402010)  # within the budget
+
+    def full_frame():
+        full.fill(0xFFFFFF)
+        out.write(full, buf)
+        dev.strip.write()
+
+    yield Op("frame", "full frame: fill + map + gamma + power limit + push", full_frame,
+             budget="frame", note="every pixel white, the limiter scales the frame")
+    yield Op("frame", "output.write, over the power budget", lambda: out.write(full, buf))
+    yield Op("frame", "output.write, within the budget", lambda: out.write(lit, buf))
+    def push():
+        out.write(dev.app.canvas, buf)
+        dev.strip.write()
+
+    yield Op("frame", "frame push: output.write + strip.write (app canvas)", push)
+
+
+def ops_device(rig):
+    from boardside.events import BUTTONS
+
+    dev = rig.dev
+    rig.settle()
+    yield Op("device", "idle main-loop pass, menu", dev.step, budget=None,
+             note="no input, nothing to draw (clock stopped)")
+    levels = [False] * len(BUTTONS)
+
+    def sink(kind, button):
+        pass
+
+    yield Op("device", "button poll + debounce, no change",
+             lambda: dev.buttons.update(levels, dev.now, sink))
+    yield Op("device", "read_buttons (7 pins), no change", lambda: dev.read_buttons(dev.now))
+
+
+def _restore(rig, snapshot, poke=None):
+    """A setup: the app back to a saved state, buttons up, the frame drawn. The
+    mode keeps its instance (Mode.restore, not App.restore), so that what it keeps
+    between presses is as warm as in a game in progress."""
+    name = snapshot["screen"]
+
+    def setup():
+        rig.release_all()
+        rig.passes(8)
+        app = rig.app
+        if app.current == name and name in snapshot["modes"]:
+            app.mode().restore(snapshot["modes"][name])
+        else:
+            app.restore(snapshot, rig.dev.now)
+        if poke is not None:
+            poke(rig.app.mode())
+        rig.app.dirty = True
+        rig.step()
+        rig.step()
+    return setup
+
+
+def _press_ops(rig, group, label, snapshot, button, poke=None, render=True):
+    """A button press through the whole device to a new frame: one main-loop pass
+    (poll, debounce, the mode, render, frame push). Twice: with the flash save
+    that a first change after a pause makes in the same pass, and without (a
+    change within a second of the last save waits for a quiet moment)."""
+    restore = _restore(rig, snapshot, poke)
+    sched = rig.dev.persist.schedule
+
+    def setup_quiet():
+        restore()
+        sched.last_write = rig.dev.now  # saved a moment ago: this change waits
+        rig.level(button, True)
+
+    def setup_save():
+        restore()
+        sched.last_write = None  # nothing saved lately: this change is saved at once
+        rig.dev.persist.last = None
+        rig.level(button, True)
+
+    yield Op(group, "press %s -> frame: %s" % (button.upper(), label), rig.step, setup_quiet,
+             budget="press")
+    yield Op(group, "press %s -> frame + save: %s" % (button.upper(), label), rig.step,
+             setup_save, note="a first change after a quiet second is saved before the frame")
+    if render:
+        restore()
+        app = rig.app
+        yield Op(group, "render: %s" % label, lambda: app.render(app.canvas, rig.dev.now))
+
+
+def _save_op(rig, group, label, snapshot):
+    from boardside import savefile
+
+    app = rig.app
+    app.restore(snapshot, rig.dev.now)
+    size = len(savefile.encode(app.save()))
+    yield Op(group, "save: App.save + encode, %s" % label,
+             lambda: savefile.encode(app.save()), note="%d bytes" % size)
+
+
+def _only(snapshot, name):
+    """The saved state with only one mode in it, on that mode's screen."""
+    s = dict(snapshot)
+    s["modes"] = {name: snapshot["modes"][name]}
+    s["screen"] = name
+    return s
+
+
+def ops_dice(rig):
+    import scenarios
+
+    rig.run(scenarios.dice_game(rig, rolls=6))
+    rig.app.mode().choose(sides=6, count=4, secret=False)
+    rig.tap("a")
+    rig.wait(700)
+    snap = _only(rig.app.save(), "dice")
+    for op in _press_ops(rig, "dice", "roll four d6", snap, "a"):
+        yield op
+    for op in _press_ops(rig, "dice", "next die", snap, "right", render=False):
+        yield op
+
+    def tumbling(mode):
+        mode.roll(rig.dev.now)
+
+    restore = _restore(rig, snap, tumbling)
+    restore()
+    app = rig.app
+    yield Op("dice", "render: tumble frame", lambda: app.render(app.canvas, rig.dev.now))
+    for op in _save_op(rig, "dice", "four d6", snap):
+        yield op
+
+
+def ops_qbert(rig):
+    import scenarios
+
+    snaps = {}
+    rig.run(scenarios.qbert_game(rig, turns=12, snapshots=snaps))
+    final = _only(rig.app.save(), "qbert")
+    for phase, button in (("drop", "a"), ("move", "b"), ("nasty", "a"), ("reveal", "a"),
+                          ("escape", "right")):
+        if phase in snaps:
+            for op in _press_ops(rig, "qbert", phase, _only(snaps[phase], "qbert"), button):
+                yield op
+    if "nasty" in snaps:
+        def report(mode):
+            mode.view = "report"
+        for op in _press_ops(rig, "qbert", "report menu", _only(snaps["nasty"], "qbert"),
+                             "right", report):
+            yield op
+    for op in _save_op(rig, "qbert", "after 12 turns", final):
+        yield op
+
+
+def _slowest_fence(timer, game, after):
+    """The legal fence whose check takes longest right after a move."""
+    fences = [m for m in game.legal_moves() if len(m) == 3]
+    worst = None
+    worst_us = -1
+    for f in fences:
+        t = []
+        for _ in range(3):
+            t.append(timer.once(lambda: game.check(f), after))
+        us = median(t)
+        if us > worst_us:
+            worst = f
+            worst_us = us
+    return worst, fences
+
+
+def ops_quoridor_engine(rig, timer):
+    import scenarios
+
+    for title, players, record in scenarios.positions():
+        if not record:
+            continue
+        game = scenarios.game(players, record)
+        last = game.history[-1]
+
+        def after(game=game, last=last):
+            # the state right after the last move, as the device has it
+            game.undo()
+            game.play(last)
+
+        progress("quoridor %s: finding the slowest fence" % title)
+        slow, fences = _slowest_fence(timer, game, after)
+        group = "quoridor " + title
+        # (named without the fence: each VM finds its own slowest one)
+        yield Op(group, "fence check, the slowest fence, after a move",
+                 lambda game=game, slow=slow: game.check(slow), after, budget="fence",
+                 note="%s: the slowest of %d legal fences; path check for every player"
+                      % (slow, len(fences)))
+        def before_play(game=game, slow=slow, after=after):
+            if game.history[-1] == slow:
+                game.undo()
+            after()
+
+        yield Op(group, "play the slowest fence (check + place), after a move",
+                 lambda game=game, slow=slow: game.play(slow), before_play,
+                 note="%s: what the device does when the fence is entered" % slow)
+        before_play()
+        yield Op(group, "fence check, the slowest fence, again",
+                 lambda game=game, slow=slow: game.check(slow), budget="fence",
+                 note="%s, checked a second time in the same position" % slow)
+
+        def all_fences(game=game, fences=fences):
+            for f in fences:
+                game.check(f)
+
+        yield Op(group, "fence check, mean of the %d legal fences" % len(fences), all_fences,
+                 per=len(fences))
+        yield Op(group, "legal moves, after a move", game.legal_moves, after,
+                 budget="legal")
+        yield Op(group, "shortest distances, all players, after a move", game.distances,
+                 after)
+
+
+def ops_quoridor_mode(rig):
+    import scenarios
+
+    scenarios.quoridor_new(rig, 4)
+    for title, players, record in scenarios.positions():
+        if not record:
+            continue
+        game = scenarios.game(players, record)
+        rig.app.mode().command("new", {"players": players}, rig.dev.now)
+        for move in game.history:
+            rig.app.mode().play(move, rig.dev.now)
+        snap = _only(rig.app.save(), "quoridor")
+        group = "quoridor " + title
+        for op in _press_ops(rig, group, "cursor", snap, "right"):
+            yield op
+
+        def hints(mode):
+            mode.hints = True
+
+        for op in _press_ops(rig, group, "legal destinations shown", snap, "b", render=False):
+            yield op
+        restore = _restore(rig, snap, hints)
+        restore()
+        app = rig.app
+        yield Op(group, "render: legal destinations shown",
+                 lambda: app.render(app.canvas, rig.dev.now))
+        fences = [m for m in game.legal_moves() if len(m) == 3]
+        target = _hard_fence_for_mode(game, fences)
+
+        def at_fence(mode, f=target):
+            from boardside.quoridor.notation import FILES, RANKS
+
+            mode.screen = "fence"
+            mode.fx = FILES.index(f[0])
+            mode.fy = RANKS.index(f[1])
+            mode.fv = f[2] == "v"
+
+        for op in _press_ops(rig, group, "place fence %s" % target, snap, "a", at_fence):
+            yield op
+        for op in _save_op(rig, group, "%d moves" % len(game.history), snap):
+            yield op
+
+
+def _hard_fence_for_mode(game, fences):
+    """The fence whose placement changes the players' distances the most (a
+    proxy for the most work in the path check), deterministic on every VM."""
+    best = fences[0]
+    best_d = -1
+    base = sum(game.distances())
+    for f in fences:
+        game.play(f)
+        d = sum(game.distances()) - base
+        game.undo()
+        if d > best_d:
+            best = f
+            best_d = d
+    return best
+
+
+def ops_quoridor_rl(rig, timer):
+    """CPython only: our legal-move listing against quoridor-rl's, same run."""
+    if MICRO:
+        return
+    try:
+        import quoridor_bench
+    except ImportError:
+        return
+    import scenarios
+
+    for title, players, record in scenarios.positions():
+        if players != 2 or not record:
+            continue
+        game = scenarios.game(players, record)
+        fences = [m for m in game.legal_moves() if len(m) == 3]
+        tasks = quoridor_bench.quoridor_rl_tasks(record, fences[0])
+        if tasks is None:
+            progress("quoridor-rl is not installed: no comparison")
+            return
+        last = game.history[-1]
+
+        def after(game=game, last=last):
+            game.undo()
+            game.play(last)
+
+        ours, ref = timer.measure(game.legal_moves, after)
+        theirs, ref2 = timer.measure(tasks["legal"])
+        emit({"group": "quoridor-rl", "name": "legal moves %s: quoridor-rl / ours" % title,
+              "us": theirs, "ours_us": ours, "ratio": theirs / ours if ours else 0,
+              "budget": "rl_ratio", "ref_us": ref})
+
+
+JOBS = (
+    ("canvas", ops_canvas),
+    ("frame", ops_output),
+    ("device", ops_device),
+    ("dice", ops_dice),
+    ("qbert", ops_qbert),
+    ("quoridor engine", ops_quoridor_engine),
+    ("quoridor mode", ops_quoridor_mode),
+    ("quoridor-rl", ops_quoridor_rl),
+)
+
+
+def wanted(op, only):
+    if not only:
+        return True
+    text = op.group + ": " + op.name
+    for o in only:
+        if o in text:
+            return True
+    return False
+
+
+def parse_args(argv):
+    opts = {"hardware": None, "samples": 15, "only": [], "list": False, "jobs": [],
+            "warm_up": WARM_UP_US // 1000}
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--hardware":
+            opts["hardware"] = argv[i + 1]
+            i += 1
+        elif a == "--samples":
+            opts["samples"] = int(argv[i + 1])
+            i += 1
+        elif a == "--only":
+            opts["only"].append(argv[i + 1])
+            i += 1
+        elif a == "--warm-up":
+            opts["warm_up"] = int(argv[i + 1])
+            i += 1
+        elif a == "--job":
+            opts["jobs"].append(argv[i + 1])
+            i += 1
+        elif a == "--list":
+            opts["list"] = True
+        else:
+            raise SystemExit("suite.py: unknown argument %s" % a)
+        i += 1
+    if opts["hardware"] is None:
+        raise SystemExit("suite.py: give --hardware FILE")
+    return opts
+
+
+class Suite:
+    """The jobs as steps, so that the VM collects garbage between them."""
+
+    def __init__(self, opts):
+        from board.rig import Rig
+
+        with open(opts["hardware"]) as f:
+            self.hw_text = f.read()
+        self.opts = opts
+        self.rig = Rig(self.hw_text)
+        self.timer = Timer(opts["samples"], warm_up_us=opts["warm_up"] * 1000)
+        self.pending = None
+        self.run = None
+        self.jobs = [j for j in JOBS if not opts["jobs"] or j[0] in opts["jobs"]]
+        self.k = 0
+        emit({"impl": sys.implementation.name, "platform": sys.platform,
+              "version": ".".join(str(v) for v in sys.implementation.version[:3]),
+              "overhead_us": self.timer.overhead})
+
+    def step(self):
+        """One step of the work; False when all is done."""
+        if self.run is not None:
+            result = self.run.step()
+            if result is not None:
+                emit(result)
+                self.run = None
+            return True
+        while True:
+            if self.pending is None:
+                if self.k >= len(self.jobs):
+                    emit({"done": True})
+                    return False
+                name, fn = self.jobs[self.k]
+                self.k += 1
+                progress(name)
+                if fn in (ops_quoridor_engine, ops_quoridor_rl):
+                    self.pending = fn(self.rig, self.timer)
+                else:
+                    self.pending = fn(self.rig)
+                if self.pending is None:
+                    continue
+            try:
+                op = next(self.pending)
+            except StopIteration:
+                self.pending = None
+                continue
+            if not wanted(op, self.opts["only"]):
+                continue
+            if self.opts["list"]:
+                emit({"group": op.group, "name": op.name})
+                return True
+            progress("%s: %s" % (op.group, op.name))
+            self.run = Run(self.timer, op)
+            return True
+
+
+_suite = []
+
+
+def __mpvm_step__():
+    more = _suite[0].step()
+    gc.collect()  # runs when the step returns: garbage never piles up across steps
+    return more
+
+
+def main(argv):
+    suite = Suite(parse_args(argv))
+    if MICRO and sys.platform == "webassembly":
+        _suite.append(suite)  # the runner calls __mpvm_step__ until it returns False
+        return
+    while suite.step():
+        gc.collect()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,39 @@
+"""time: a virtual clock in milliseconds that only moves when told to."""
+
+TICKS_PERIOD = 1 << 30
+TICKS_MAX = TICKS_PERIOD - 1
+_HALF = TICKS_PERIOD // 2
+
+_now = [0]
+
+
+def advance(ms):
+    _now[0] = (_now[0] + ms) & TICKS_MAX
+
+
+def ticks_ms():
+    return _now[0]
+
+
+def ticks_us():
+    return (_now[0] * 1000) & TICKS_MAX
+
+
+def ticks_diff(a, b):
+    return ((a - b + _HALF) & TICKS_MAX) - _HALF
+
+
+def ticks_add(a, d):
+    return (a + d) & TICKS_MAX
+
+
+def sleep_ms(ms):
+    advance(ms)
+
+
+def sleep(s):
+    advance(int(s * 1000))
+
+
+def time():
+    return _now[0] // 1000

@@ -1,0 +1,106 @@
+"""When the device collects garbage: never inside an animation, and often enough.
+
+    node tests/micropython_vm/runner.mjs --copy tests/micropython_vm/board /lib/board \
+        --copy hardware/boardside.json /hw.json --path /lib \
+        tests/micropython_vm/board/gc_policy.py /hw.json
+
+Plays dice rolls (a 600 ms tumble, a frame every 60 ms) and Quoridor cursor moves
+(a blinking cursor), then rests in the menu, through the real Device, with the device's gc module wrapped to note the virtual
+time of every collection, and the time of every frame pushed to the LEDs.
+Prints one line per check (tests/test_heap_lock.py reads them):
+
+    GCPOLICY<TAB>PASS|FAIL<TAB><name><TAB><detail>
+"""
+
+import gc
+import sys
+
+from board.rig import Rig, open_mode, quoridor_new
+
+ANIMATION_GAP_MS = 100  # frames closer than this are an animation (the dice: 60 ms)
+
+
+class Watched:
+    """The device's gc, noting when collections happen."""
+
+    def __init__(self, dev):
+        self.dev = dev
+        self.times = []
+
+    def collect(self):
+        self.times.append(self.dev.now)
+        gc.collect()
+
+    def mem_alloc(self):
+        return gc.mem_alloc()
+
+    def mem_free(self):
+        return gc.mem_free()
+
+
+def report(status, name, detail):
+    print("\t".join(("GCPOLICY", status, name, detail)))
+
+
+def main(argv):
+    with open(argv[0]) as f:
+        rig = Rig(f.read())
+    dev = rig.dev
+    device = rig.device
+    watched = Watched(dev)
+    device.gc = watched
+    frames = []
+    pushes = [dev.strip.writes]
+
+    def step(ms=None):
+        Rig.step(rig, ms)
+        if dev.strip.writes != pushes[0]:
+            pushes[0] = dev.strip.writes
+            frames.append(dev.now)
+
+    rig.step = step
+    open_mode(rig, "dice")
+    for _ in range(12):
+        rig.tap("a")      # roll: the tumble animation
+        rig.wait(700)
+        rig.tap("right")  # another die
+        rig.wait(300)
+    quoridor_new(rig, 2)
+    for _ in range(10):
+        for b in ("right", "right", "left", "left", "up", "down"):
+            rig.tap(b)
+    open_mode(rig, None)  # the menu: nothing moves, the idle rule may collect
+    rig.wait(3000)
+
+    quiet = ANIMATION_GAP_MS
+    inside = []
+    for t in watched.times:
+        before = [f for f in frames if f <= t]
+        after = [f for f in frames if f > t]
+        # a collection between two frames less than ANIMATION_GAP_MS apart
+        # would lengthen that gap: an animation stuttering
+        if before and after and after[0] - before[-1] < quiet:
+            inside.append(t)
+        elif before and t - before[-1] < quiet:
+            inside.append(t)
+    name = "no collection inside an animation"
+    if not watched.times:
+        report("FAIL", name, "no collection at all: nothing to check")
+    elif inside:
+        report("FAIL", name, "collections at %r ms, within %d ms of a frame"
+               % (inside[:5], quiet))
+    else:
+        report("PASS", name, "%d collections, %d frames" % (len(watched.times), len(frames)))
+
+    name = "collections keep up with the garbage"
+    # the games allocate far more than GC_SLACK: the quiet moments must collect it
+    if len(watched.times) < 5:
+        report("FAIL", name, "only %d collections in the games" % len(watched.times))
+    elif dev.now - watched.times[-1] > device.GC_IDLE_MS + 500:
+        report("FAIL", name, "no collection in the idle time at the end")
+    else:
+        report("PASS", name, "%d collections, the last at %d ms of %d"
+               % (len(watched.times), watched.times[-1], dev.now))
+
+
+main(sys.argv[1:])

@@ -1,0 +1,73 @@
+"""machine: pins whose input level the test sets, a watchdog that counts feeds."""
+
+PWRON_RESET = 1
+WDT_RESET = 3
+
+# Input levels by GPIO number; a pulled-up input with its button open reads 1.
+levels = [1] * 30
+_cause = [PWRON_RESET]
+
+
+def reset_cause():
+    return _cause[0]
+
+
+def set_level(gpio, value):
+    levels[gpio] = value
+
+
+class Pin:
+    IN = 0
+    OUT = 1
+    PULL_UP = 1
+    PULL_DOWN = 2
+
+    def __init__(self, id, mode=-1, pull=-1, value=None):
+        self.id = id
+        if pull == Pin.PULL_DOWN:
+            levels[id] = 0
+
+    def value(self, v=None):
+        if v is None:
+            return levels[self.id]
+        levels[self.id] = v
+        return None
+
+
+class WDT:
+    feeds = 0
+
+    def __init__(self, id=0, timeout=5000):
+        self.timeout = timeout
+
+    def feed(self):
+        WDT.feeds += 1
+
+
+class Timer:
+    PERIODIC = 1
+    ONE_SHOT = 0
+
+    def __init__(self, id=-1, **kwargs):
+        pass
+
+    def init(self, **kwargs):
+        pass
+
+    def deinit(self):
+        pass
+
+
+class _Mem32:
+    def __getitem__(self, address):
+        return 0  # watchdog not running
+
+    def __setitem__(self, address, value):
+        pass
+
+
+mem32 = _Mem32()
+
+
+def reset():
+    raise SystemExit("machine.reset()")

@@ -1,0 +1,176 @@
+# The fast drawing paths give the same bytes as the plain ones (docs/performance.md).
+# Under MicroPython the canvas and the output stage hand their per-pixel work to
+# framebuf; under CPython there is no framebuf and both sides of each comparison
+# are the plain code, so these tests only bite in the MicroPython VM run.
+import sys
+
+from boardside import font, gridmap, hardware, icons
+from boardside.canvas import Canvas
+from boardside.mode import Context
+from boardside.modes.quoridor import QuoridorMode
+from boardside.quoridor.notation import FILES, RANKS
+from boardside.output import FrameOutput
+
+from ._support import TinyRng
+
+MICROPYTHON = sys.implementation.name == "micropython"
+
+HW = """{"leds": {"pin": 2, "order": "%s"},
+ "grid": {"width": %d, "height": %d, "layout": "%s", "rotation": %d},
+ "buttons": {"up": 10, "down": 11, "left": 12, "right": 13, "a": 14, "b": 15, "menu": 16},
+ "power": {"budget_ma": %d, "ma_per_channel": 20, "idle_ma_per_led": 1, "brightness": %s}}"""
+
+
+def draw_randomly(canvases, rng, steps):
+    names = sorted(icons.ICONS)
+    chars = sorted(font.GLYPHS) + ["a", "\x01"]
+    for k in range(steps):
+        op = rng.getrandbits(3)
+        x = rng.getrandbits(5) - 8
+        y = rng.getrandbits(5) - 8
+        w = rng.getrandbits(4) - 2
+        h = rng.getrandbits(4) - 2
+        colour = rng.getrandbits(24)
+        pattern = rng.getrandbits(15)
+        text = chars[rng.getrandbits(5) % len(chars)] + chars[rng.getrandbits(5) % len(chars)]
+        name = names[rng.getrandbits(6) % len(names)]
+        for c in canvases:
+            if op == 0:
+                c.icon(x, y, name, colour)
+            elif op == 1:
+                c.text(x, y, text, colour)
+            elif op == 2:
+                c.fill_rect(x, y, w, h, colour)
+            elif op == 3:
+                c.hline(x, y, w, colour)
+            elif op == 4:
+                c.vline(x, y, h, colour)
+            elif op == 5:
+                c.rect(x, y, w, h, colour)
+            elif op == 6:
+                c.pixel(x, y, colour)
+            elif k % 5 == 0:
+                c.fill(colour)
+            else:
+                c.bits(x, y, pattern, 3, 5, colour)
+
+
+def test_fast_canvas_draws_the_same_bytes_as_the_plain_one():
+    rng = TinyRng(7)
+    for size in ((16, 16), (8, 8), (17, 17), (5, 3), (1, 1)):
+        fast = Canvas(size[0], size[1])
+        plain = Canvas(size[0], size[1], fast=False)
+        assert plain.bytes_fb is None
+        if MICROPYTHON:
+            assert fast.bytes_fb is not None, "framebuf is missing: the fast path is not tested"
+        for _ in range(40):
+            draw_randomly((fast, plain), rng, 6)
+            assert fast.buf == plain.buf
+
+
+def test_clear_blanks_every_byte_on_both_paths():
+    for fast in (True, False):
+        c = Canvas(7, 5, fast=fast)
+        c.fill(0xFFFFFF)
+        c.clear()
+        assert c.buf == bytearray(7 * 5 * 3)
+
+
+def test_fast_output_writes_the_same_bytes_as_the_plain_loop():
+    rng = TinyRng(11)
+    cases = (("GRB", 16, 16, "serpentine", 0, 2000, "0.25"),
+             ("RGB", 16, 16, "rows", 90, 300, "1.0"),
+             ("BGR", 8, 8, "serpentine", 180, 20000, "0.5"),
+             ("GBR", 17, 17, "serpentine", 270, 1000, "0.8"),
+             ("BRG", 5, 3, "rows", 0, 100, "1.0"))
+    for order, w, h, layout, rotation, budget, brightness in cases:
+        hw = hardware.load(HW % (order, w, h, layout, rotation, budget, brightness))
+        table = gridmap.build(hw)
+        fast = FrameOutput(hw, table)
+        plain = FrameOutput(hw, table, fast=False)
+        assert plain.fast is None
+        if MICROPYTHON:
+            assert fast.fast is not None, "framebuf is missing: the fast path is not tested"
+        canvas = Canvas(hw.width, hw.height)
+        a = bytearray(hw.led_count * 3)
+        b = bytearray(hw.led_count * 3)
+        for trial in range(12):
+            for i in range(len(canvas.buf)):
+                # mostly lit at first (the limiter), then mostly dark
+                lit = rng.getrandbits(4) < (14 if trial < 6 else 3)
+                canvas.buf[i] = rng.getrandbits(8) if lit else 0
+            assert fast.write(canvas, a) == plain.write(canvas, b)
+            assert a == b
+            assert fast.last_drive_sum == plain.last_drive_sum
+            assert fast.estimate_ma() <= budget or fast.last_scale == 0
+
+
+def test_quoridor_board_copied_from_its_cache_is_the_board_drawn_afresh():
+    def mode():
+        ctx = Context(None, 16, 16, {})
+        ctx.emit = lambda e: None
+        return QuoridorMode(ctx)
+
+    playing = mode()
+    playing.command("new", {"players": 4}, 0)
+    c = Canvas(16, 16)
+    for move in ("e2", "b5v", "e8", "h5", "e3h", "b5", "d7h", "g4v", "e3", "a2h", "f8"):
+        playing.command("move", {"move": move}, 0)
+        for t in (0, 400):  # the cursor blinks: the second frame comes from the cache
+            playing.render(c, t)
+            fresh = mode()
+            fresh.restore(playing.save())
+            fresh.cx, fresh.cy = playing.cx, playing.cy
+            d = Canvas(16, 16)
+            fresh.render(d, t)
+            assert c.buf == d.buf, (move, t)
+    playing.command("undo", {}, 0)  # the fence of the last move but one comes off
+    playing.render(c, 0)
+    fresh = mode()
+    fresh.restore(playing.save())
+    d = Canvas(16, 16)
+    fresh.render(d, 0)
+    assert c.buf == d.buf
+
+
+def test_quoridor_destinations_are_the_legal_pawn_moves():
+    # the hints ask the engine about the twelve nearby squares instead of listing
+    # every legal move: the same squares, in random 2- and 4-player games
+    rng = TinyRng(5)
+    for players in (2, 4, 4):
+        ctx = Context(None, 16, 16, {})
+        ctx.emit = lambda e: None
+        m = QuoridorMode(ctx)
+        m.command("new", {"players": players}, 0)
+        g = m.game
+        for _ in range(40):
+            legal = g.legal_moves()
+            if not legal:
+                break
+            pawn = sorted((FILES.index(x[0]), RANKS.index(x[1])) for x in legal if len(x) == 2)
+            assert sorted(m._destinations()) == pawn, (g.record(), pawn)
+            # mostly pawn moves, so that pawns meet and jump
+            pick = [x for x in legal if len(x) == 2] if rng.getrandbits(2) else legal
+            g.play(pick[rng.getrandbits(16) % len(pick)])
+
+
+def test_blit_copies_a_canvas_clipped_on_both_paths():
+    rng = TinyRng(9)
+    src = Canvas(5, 4)
+    for i in range(len(src.buf)):
+        src.buf[i] = rng.getrandbits(8)
+    for x, y in ((0, 0), (-2, 1), (3, -1), (6, 2), (-5, 0), (1, 1)):
+        fast = Canvas(6, 5)
+        plain = Canvas(6, 5, fast=False)
+        plain_src = Canvas(5, 4, fast=False)  # a plain source: the plain path
+        plain_src.buf[:] = src.buf
+        for c in (fast, plain):
+            c.fill(0x010203)
+        fast.blit(src, x, y)
+        plain.blit(plain_src, x, y)
+        assert fast.buf == plain.buf, (x, y)
+        for j in range(5):
+            for i in range(6):
+                inside = 0 <= i - x < 5 and 0 <= j - y < 4
+                want = src.get(i - x, j - y) if inside else 0x010203
+                assert plain.get(i, j) == want, (x, y, i, j)
