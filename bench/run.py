@@ -17,7 +17,6 @@ against it in the same run of the same VM takes ratio x 14.2 ms on the board.
 import hashlib
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys

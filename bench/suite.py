@@ -240,6 +240,7 @@ def ops_output(rig):
              budget="frame", note="every pixel white, the limiter scales the frame")
     yield Op("frame", "output.write, over the power budget", lambda: out.write(full, buf))
     yield Op("frame", "output.write, within the budget", lambda: out.write(lit, buf))
+
     def push():
         out.write(dev.app.canvas, buf)
         dev.strip.write()
@@ -412,10 +413,24 @@ def ops_quoridor_engine(rig, timer):
         slow, fences = _slowest_fence(timer, game, after)
         group = "quoridor " + title
         # (named without the fence: each VM finds its own slowest one)
-        yield Op(group, "fence check, the slowest fence, after a move",
-                 lambda game=game, slow=slow: game.check(slow), after, budget="fence",
-                 note="%s: the slowest of %d legal fences; path check for every player"
-                      % (slow, len(fences)))
+        yield Op(group, "fence check, the slowest fence, right after a move",
+                 lambda game=game, slow=slow: game.check(slow), after,
+                 note="%s: the slowest of %d legal fences; the engine alone, before the "
+                      "device's warm-up" % (slow, len(fences)))
+
+        def warmed(game=game, after=after):
+            # what the device does at its first idle pass after a move (QuoridorMode.tick)
+            after()
+            for p in range(game.players):
+                game.shortest_distance(p)
+
+        yield Op(group, "fence check, the slowest fence, after a move and warm-up",
+                 lambda game=game, slow=slow: game.check(slow), warmed, budget="fence",
+                 note="%s: paths brought up to date at the idle pass after the move, as "
+                      "the device does; path check for every player" % slow)
+        yield Op(group, "warm-up after a move (every player's shortest path)",
+                 lambda game=game: [game.shortest_distance(p) for p in range(game.players)],
+                 after, note="once per move, at the device's first idle pass")
         def before_play(game=game, slow=slow, after=after):
             if game.history[-1] == slow:
                 game.undo()

@@ -106,3 +106,17 @@ def test_a_boxed_in_player_passes_with_a():
     m.handle("press", "a", 0)
     d = m.describe()
     assert d["turn"] == 2 and d["last"] == "pass"
+
+
+def test_path_caches_are_warmed_at_a_quiet_pass_after_a_move():
+    from boardside.modes.quoridor import WARM_AFTER_MS
+    m = make()
+    m.command("new", {"players": 4}, 0)
+    m.tick(0)
+    m.tick(WARM_AFTER_MS)
+    m.play("e2", 1000)  # as the buttons enter moves (the protocol's reply warms too)
+    m.play("b5", 1000)
+    m.tick(1000)  # the pass that drew the move: no extra work there
+    assert -1 in m.game._dist
+    m.tick(1000 + WARM_AFTER_MS)
+    assert -1 not in m.game._dist  # every player's shortest path is up to date

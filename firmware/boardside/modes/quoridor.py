@@ -25,6 +25,7 @@ PLAYER_COLOURS = (0xFF2020, 0x2060FF, 0x20D040, 0xFFC000)
 FENCE_COLOUR = 0xC08040
 SQUARE_COLOUR = 0x0C0C0C
 BLINK_MS = 400
+WARM_AFTER_MS = 100  # a move's frame is out by then: warm the path caches
 FLASH_MS = 1500
 
 # What an illegal entry shows: icon and colour per rule (documented in README)
@@ -98,6 +99,7 @@ class QuoridorMode(Mode):
         self.clock = None              # ms left per player, None when the clock is off
         self.last_ms = None
         self._preview = None           # (move, history length, legal?)
+        self._warm_due = -1            # when to warm the path caches; -1: warm already
 
     # -- the game ----------------------------------------------------------
     def new_game(self, players):
@@ -112,6 +114,7 @@ class QuoridorMode(Mode):
         self.clock = [clock_s * 1000] * players if clock_s else None
         self.last_ms = None
         self.flash = None
+        self._warm_due = 0
         self._cursor_to_pawn()
 
     def _cursor_to_pawn(self):
@@ -130,6 +133,7 @@ class QuoridorMode(Mode):
             raise
         self.flash = None
         self.hints = False
+        self._warm_due = now_ms + WARM_AFTER_MS
         self.ctx.emit({"event": "move", "mode": self.name, "move": self.game.history[-1],
                        "player": (self.game.turn - 1) % self.players + 1})
         if self.game.winner is not None:
@@ -145,6 +149,7 @@ class QuoridorMode(Mode):
             raise ModeError("nothing to undo")
         self.screen = PAWN
         self.flash = None
+        self._warm_due = 0
         self._cursor_to_pawn()
 
     # -- input -------------------------------------------------------------
@@ -237,6 +242,15 @@ class QuoridorMode(Mode):
 
     def tick(self, now_ms):
         changed = False
+        g = self.game
+        if g is not None and 0 <= self._warm_due <= now_ms and self.screen in CLOCK_RUNS:
+            # A quiet pass after a move (its frame is out): bring every player's
+            # shortest path up to date, so the fence checks while a player aims a
+            # fence, and the fence's placement, skip that work. Up to ~10 ms once
+            # per move on the board, long before a hand reaches the pad.
+            self._warm_due = -1
+            for p in range(g.players):
+                g.shortest_distance(p)
         if self.clock is not None and self.screen in CLOCK_RUNS:
             if self.last_ms is not None:
                 t = self.game.turn
@@ -494,6 +508,7 @@ class QuoridorMode(Mode):
         self.clock = clock
         self.screen = OVER if self.game.winner is not None else PAWN
         self.last_ms = None
+        self._warm_due = 0
         self._cursor_to_pawn()
         # come back to the very entry the player was making, when it still fits
         cursor = data.get("cursor")
