@@ -61,28 +61,8 @@ def worst_case_2():
 
 
 # -- the yardstick ---------------------------------------------------------------
-# A plain breadth-first search over a 9x9 grid with ten blocked squares, written
-# the naive way: one call is one reference unit (RU).
-_W = _H = 9
-_WALLS = {(1, 1), (1, 2), (1, 3), (3, 5), (4, 5), (5, 5), (6, 2), (7, 2), (2, 7), (6, 7)}
-
-
-def reference(start=(0, 0), goal=(8, 8)):
-    dist = [[-1] * _W for _ in range(_H)]
-    q = [start]
-    dist[start[1]][start[0]] = 0
-    i = 0
-    while i < len(q):
-        x, y = q[i]
-        i += 1
-        if (x, y) == goal:
-            return dist[y][x]
-        d = dist[y][x] + 1
-        for nx, ny in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
-            if 0 <= nx < _W and 0 <= ny < _H and dist[ny][nx] < 0 and (nx, ny) not in _WALLS:
-                dist[ny][nx] = d
-                q.append((nx, ny))
-    return -1
+# reference(): one call is one reference unit (RU), timed on an RP2040 (see that file)
+from reference_bfs import reference  # noqa: E402
 
 
 # -- timing core (CPython and MicroPython) ---------------------------------------

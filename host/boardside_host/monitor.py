@@ -5,45 +5,19 @@ mirror of the grid with the board's events."""
 import json
 import time
 
+from boardside_host import render
 from boardside_host.client import BoardError, parse_frame
+from boardside_host.render import to_ascii
 
-OFF = (24, 24, 24)  # an unlit LED, so the grid stays visible on a dark terminal
 
 
 def to_terminal(rows):
-    """ANSI true colour, two pixel rows per text row (upper-half blocks)."""
-    lines = []
-    for y in range(0, len(rows), 2):
-        parts = []
-        for x in range(len(rows[y])):
-            top = rows[y][x]
-            bottom = rows[y + 1][x] if y + 1 < len(rows) else (0, 0, 0)
-            top = top if any(top) else OFF
-            bottom = bottom if any(bottom) else OFF
-            parts.append("\x1b[38;2;%d;%d;%dm\x1b[48;2;%d;%d;%dm\u2580\u2580" % (top + bottom))
-        lines.append("".join(parts) + "\x1b[0m")
-    return "\n".join(lines)
-
-
-def to_ascii(rows):
-    return "\n".join("".join("#" if any(p) else "." for p in row) for row in rows)
+    """The protocol's frame is in the colours the mode drew: no lift for the LEDs."""
+    return render.to_terminal(rows, lift=False)
 
 
 def to_png(rows, path, scale=16):
-    """Round LEDs on a dark panel, in the colours the mode drew."""
-    from PIL import Image, ImageDraw
-    h = len(rows)
-    w = len(rows[0]) if h else 0
-    img = Image.new("RGB", (w * scale, h * scale), (8, 8, 8))
-    draw = ImageDraw.Draw(img)
-    pad = max(1, scale // 8)
-    for y in range(h):
-        for x in range(w):
-            c = rows[y][x]
-            draw.ellipse((x * scale + pad, y * scale + pad, (x + 1) * scale - pad - 1,
-                          (y + 1) * scale - pad - 1), fill=c if any(c) else (22, 22, 22))
-    img.save(path)
-    return path
+    return render.frame_to_png(rows, path, scale, lift=False)
 
 
 def describe_event(ev):

@@ -14,15 +14,17 @@ def visible_rgb(rgb):
     return tuple(_visible(c) for c in rgb)
 
 
-def to_terminal(frame, off=(24, 24, 24)):
-    """ANSI true-colour text, two LED rows per text row (upper-half blocks)."""
+def to_terminal(frame, off=(24, 24, 24), lift=True):
+    """ANSI true-colour text, two LED rows per text row (upper-half blocks).
+    lift=False for frames already in the colours the mode drew (the protocol's)."""
+    see = visible_rgb if lift else tuple
     lines = []
     h = len(frame)
     for y in range(0, h, 2):
         parts = []
         for x in range(len(frame[y])):
-            top = visible_rgb(frame[y][x])
-            bottom = visible_rgb(frame[y + 1][x]) if y + 1 < h else (0, 0, 0)
+            top = see(frame[y][x])
+            bottom = see(frame[y + 1][x]) if y + 1 < h else (0, 0, 0)
             top = top if any(top) else off
             bottom = bottom if any(bottom) else off
             parts.append("\x1b[38;2;%d;%d;%dm\x1b[48;2;%d;%d;%dm\u2580\u2580" % (top + bottom))
@@ -35,8 +37,9 @@ def to_ascii(frame):
     return "\n".join("".join("#" if any(p) else "." for p in row) for row in frame)
 
 
-def frame_to_png(frame, path, scale=16):
-    """Save a frame as a PNG of round LEDs on a dark panel."""
+def frame_to_png(frame, path, scale=16, lift=True):
+    """Save a frame as a PNG of round LEDs on a dark panel (lift: see to_terminal)."""
+    see = visible_rgb if lift else tuple
     from PIL import Image, ImageDraw
     h = len(frame)
     w = len(frame[0]) if h else 0
@@ -45,7 +48,7 @@ def frame_to_png(frame, path, scale=16):
     pad = max(1, scale // 8)
     for y in range(h):
         for x in range(w):
-            c = visible_rgb(frame[y][x])
+            c = see(frame[y][x])
             fill = c if any(c) else (22, 22, 22)
             draw.ellipse((x * scale + pad, y * scale + pad, (x + 1) * scale - pad - 1,
                           (y + 1) * scale - pad - 1), fill=fill)
