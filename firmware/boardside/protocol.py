@@ -8,7 +8,7 @@ reply and changes nothing.
 
 import json
 
-from boardside import __version__
+from boardside import __version__, modes
 from boardside.events import BUTTONS
 from boardside.mode import ModeError
 
@@ -145,7 +145,7 @@ def cmd_set(app, req, now_ms):
     mode, _, name = key.partition(".")
     if not name or mode not in app.mode_names:
         raise RequestError("setting keys are '<mode>.<name>', e.g. 'qbert.out_rule'")
-    check = getattr(registry_class(app, mode), "check_setting", None)
+    check = getattr(modes.load(mode), "check_setting", None)
     if check is not None:
         check(name, value)  # raises ModeError with the allowed values
     if value is None:
@@ -166,11 +166,6 @@ def cmd_log(app, req, now_ms):
     if app.log_reader is None:
         raise RequestError("this device keeps no log")
     return {"log": app.log_reader(most)}
-
-
-def registry_class(app, mode):
-    from boardside import modes
-    return modes.load(mode)
 
 
 COMMANDS = {
