@@ -107,7 +107,8 @@ def test_talking_to_the_simulator(live, capsys, tmp_path):
     assert 1 <= rolled[0] <= 20
     assert 'event: {"event": "roll"' in out
     code, out, err = cli_run(capsys, "reveal", *p)
-    assert code == 0 and json.loads(out)["results"] == rolled
+    assert code == 0 and json.loads(out.splitlines()[0])["results"] == rolled
+    assert 'event: {"event": "reveal"' in out  # shown to everyone, and said so
     code, out, err = cli_run(capsys, "act", "fly", *p)
     assert code == 1 and "has no action 'fly'" in err and "roll" in err
     assert cli_run(capsys, "press", "menu", *p)[0] == 0  # MENU goes back to the menu

@@ -48,7 +48,8 @@ def dice_with_a_pending_change(board):
     board.request({"cmd": "mode", "name": "dice"})
     board.request({"cmd": "act", "action": "roll"})
     board.advance(1500)
-    board.request({"cmd": "act", "action": "choose", "args": {"count": 2}})  # written at once
+    board.request({"cmd": "act", "action": "choose", "args": {"count": 2}})
+    board.advance(savefile.QUIET_MS + 50)  # written at the next quiet moment
     board.request({"cmd": "act", "action": "choose", "args": {"count": 3}})  # pending
     last = saved(board)
     assert last["modes"]["dice"]["count"] == 2 and board.app.mode().count == 3
@@ -104,22 +105,28 @@ def test_a_crash_is_logged_and_the_last_saved_state_restored(board, where):
     assert board.device.notice_icon is None
 
 
-def test_a_saved_state_that_keeps_crashing_is_set_aside(board, monkeypatch):
+def test_a_saved_game_that_keeps_crashing_is_reset_alone(board, monkeypatch):
+    """Restoring brings the crash straight back three times: that mode's game starts
+    afresh, and the other modes keep theirs."""
+    board.request({"cmd": "mode", "name": "quoridor"})
+    board.request({"cmd": "act", "action": "new", "args": {"players": 2}})
+    board.request({"cmd": "act", "action": "move", "args": {"move": "e2"}})
     board.request({"cmd": "mode", "name": "dice"})
     board.request({"cmd": "act", "action": "roll"})
     board.advance(1500)
-    kept = saved(board)
     board.read_serial()
     monkeypatch.setattr(DiceMode, "render", boom)  # every dice screen crashes now
     board.app.dirty = True
     board.advance(100)
     crashes = events(board, "crash")
-    assert [c["restored"] for c in crashes] == [True, True, False]
-    assert crashes[-1]["kept_as"] == "state.bad-1"
-    with open(board.flash.real("state.bad-1"), "rb") as f:
-        assert savefile.decode(f.read()) == kept
+    assert [c["restored"] for c in crashes] == [True, True, True]
+    assert crashes[-1]["reset_modes"] == ["dice"]
     assert board.running and board.app.screen() == "menu"
-    assert "set aside as state.bad-1 after 3 crashes" in log_text(board)
+    assert "dice" not in board.app.instances
+    assert board.app.mode("quoridor").game.history == ["e2"]  # kept
+    assert "the saved game of dice started afresh after 3 crashes" in log_text(board)
+    board.advance(1000)
+    assert "dice" not in saved(board)["modes"] and "quoridor" in saved(board)["modes"]
     monkeypatch.undo()
     board.tap("a")
     assert board.app.screen() == "dice"
@@ -140,6 +147,7 @@ def test_a_crash_loop_on_a_clean_app_gives_up_to_the_watchdog(board, monkeypatch
 
 def test_the_log_rotates_and_a_crash_storm_is_not_all_written(board):
     board.request({"cmd": "mode", "name": "dice"})
+    board.advance(1000)  # on flash: every crash comes back to it
     for i in range(40):
         board.app.mode().handle = boom
         board.tap("right")

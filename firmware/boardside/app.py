@@ -17,12 +17,15 @@ MENU_SCREEN = "menu"
 # built once: a tuple of names written inside a method is built again on every call
 BACK = (UP, LEFT)
 FORWARD = (DOWN, RIGHT)
+DEFERRED_MAX = 16  # button events held while a secret is written (a write takes <0.5 s)
 
 
 class App:
     def __init__(self, rng, width, height, settings=None, mode_names=None):
         self.ctx = Context(rng, width, height, settings)
         self.ctx.emit = self.emit
+        self.ctx.new_secret = self.new_secret
+        self.ctx.change_setting = self.change_setting
         self.width = width
         self.height = height
         self.canvas = Canvas(width, height)
@@ -37,6 +40,56 @@ class App:
         self.log_reader = None     # the shell's log: function(max_chars) -> str
         # buttons pressed over the serial protocol: no contact chatter, so no debounce
         self.virtual = ButtonSet(BUTTONS, PAD, debounce_ms=0)
+        # Secrets (docs/persistence.md): a mode's new_secret() bumps secret_seq; the
+        # persistence layer calls sealed() with the seq its write held once the write
+        # is on flash. In between, input for the mode waits in ``deferred``.
+        self.secret_seq = 0
+        self.sealed_seq = 0
+        self.deferred = []
+        self.sealer = None         # the shell's "write now": function() -> None
+        self.reset_modes = []      # modes whose saved game did not fit (last restore)
+
+    # -- settings --------------------------------------------------------------
+    def change_setting(self, key, value, now_ms):
+        """The one way a setting changes (protocol ``set``, the device's screens):
+        checked by its mode, stored, told to the host and to every loaded mode
+        (a roll log records it). ``None`` restores the default. Raises ModeError."""
+        mode, _, name = key.partition(".")
+        if not name or mode not in self.mode_names:
+            raise ModeError("setting keys are '<mode>.<name>', e.g. 'qbert.out_rule'")
+        check = getattr(registry.load(mode), "check_setting", None)
+        if check is not None:
+            check(name, value)  # raises ModeError with the allowed values
+        if value is None:
+            self.ctx.settings.pop(key, None)
+        else:
+            self.ctx.settings[key] = value
+        self.emit({"event": "setting", "key": key, "value": value})
+        for m in self.instances.values():
+            m.setting_changed(key, value, now_ms)
+        self.dirty = True
+        self.changed = True
+
+    # -- secrets ---------------------------------------------------------------
+    def new_secret(self):
+        self.secret_seq += 1
+        self.changed = True
+
+    def unsealed(self):
+        """A hidden value exists that is not on flash yet."""
+        return self.secret_seq != self.sealed_seq
+
+    def sealed(self, seq):
+        """The persistence layer wrote a state holding every secret up to ``seq``."""
+        if seq - self.sealed_seq > 0:
+            self.sealed_seq = seq
+
+    def seal_now(self):
+        """Write a pending secret at once (a protocol request waits for it). True when
+        nothing secret is left off flash."""
+        if self.unsealed() and self.sealer is not None:
+            self.sealer()
+        return not self.unsealed()
 
     # -- output to the host --------------------------------------------------
     def emit(self, event):
@@ -92,6 +145,15 @@ class App:
         if self.current is None:
             self.menu_event(kind, button, now_ms)
             return
+        if self.unsealed() or self.deferred:
+            # a secret is not on flash yet: nothing may reach the mode (a peek, a
+            # reveal) before it is; the write comes right after this pass's frame
+            if len(self.deferred) < DEFERRED_MAX:
+                self.deferred.append((kind, button))
+            return
+        self._deliver(kind, button, now_ms)
+
+    def _deliver(self, kind, button, now_ms):
         if self.mode().handle(kind, button, now_ms):
             self.dirty = True
             self.changed = True
@@ -132,6 +194,12 @@ class App:
         if held:
             for b in self.virtual.buttons:
                 b.update(b.down, now_ms, self._virtual_sink)
+        if self.deferred and not self.unsealed():
+            pending = self.deferred
+            self.deferred = []
+            for kind, button in pending:
+                if self.current is not None:
+                    self._deliver(kind, button, now_ms)
         if self.current is not None and self.mode().tick(now_ms):
             self.dirty = True
         return self.dirty
@@ -179,7 +247,11 @@ class App:
             data["modes"][name] = m.save()
         return data
 
-    def restore(self, data, now_ms):
+    def restore(self, data, now_ms, unverified=None):
+        """Put a saved state back. A mode whose part does not fit (its restore()
+        raises ValueError) starts afresh alone: its name goes to ``reset_modes`` and
+        the other modes keep their games. ``unverified`` is the reason the state
+        cannot be vouched for (docs/persistence.md), told to every restored mode."""
         if not isinstance(data, dict) or not isinstance(data.get("modes"), dict):
             raise ValueError("saved state is not an app state")
         settings = data.get("settings", {})
@@ -187,9 +259,17 @@ class App:
             self.ctx.settings.clear()
             self.ctx.settings.update(settings)
         self.instances = {}
+        self.reset_modes = []
         for name, state in data["modes"].items():
             if name in self.mode_names:
-                self.mode(name).restore(state)
+                try:
+                    self.mode(name).restore(state)
+                except (ValueError, TypeError, KeyError, IndexError):
+                    self.instances.pop(name, None)
+                    self.reset_modes.append(name)
+                    continue
+                if unverified:
+                    self.mode(name).unverified(unverified)
         idx = data.get("menu_index", 0)
         if isinstance(idx, int) and 0 <= idx < len(self.mode_names):
             self.menu_index = idx

@@ -76,3 +76,13 @@ def glyph(ch):
     if g is None:
         g = GLYPHS.get(ch.upper(), UNKNOWN)
     return g
+
+
+def turned(pattern, w=WIDTH, h=HEIGHT):
+    """A w*h bit pattern turned half a turn (upside down): for a reader across the
+    table."""
+    r = 0
+    for _ in range(w * h):
+        r = (r << 1) | (pattern & 1)
+        pattern >>= 1
+    return r

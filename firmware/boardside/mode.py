@@ -4,6 +4,14 @@ A mode is pure: it gets time as ``now_ms`` arguments and randomness from
 ``ctx.rng`` (an object with ``getrandbits(k)``), and draws into a Canvas. It never
 imports hardware modules. Adding a game means adding one module under
 ``boardside.modes`` plus its tests.
+
+Secrets (a die under the tube, a secret roll) follow one rule, kept by the app and
+the persistence layer, not by each mode: nothing secret is observable before it is
+on flash. A mode that creates a hidden value calls ``ctx.new_secret()`` in the same
+step; from then until the save that holds it has been written, the app delivers no
+input to the mode (buttons wait in a short queue, protocol actions wait for the
+write), so neither a peek nor a reveal can happen before a power cut would bring
+the same value back. See docs/persistence.md.
 """
 
 
@@ -16,7 +24,8 @@ class Context:
     """What the app hands to a mode: the RNG, the grid size and the settings store.
 
     ``settings`` is a dict of house rules keyed "<mode>.<name>"; modes read their
-    own with ``setting(name, default)``.
+    own with ``setting(name, default)``. ``key`` is the device's sealing key
+    (bytes) that keyed hashes use (the roll log's chain); the app sets it.
     """
 
     def __init__(self, rng, width, height, settings=None):
@@ -24,6 +33,19 @@ class Context:
         self.width = width
         self.height = height
         self.settings = settings if settings is not None else {}
+        self.key = b""
+
+    def emit(self, event):
+        """Send a device event to the host (the app replaces this)."""
+
+    def new_secret(self):
+        """A hidden value was just created: hold input until it is on flash (the app
+        replaces this)."""
+
+    def change_setting(self, key, value, now_ms):
+        """Change a setting the way the protocol's ``set`` does (the app replaces
+        this with its checked, logged version)."""
+        self.settings[key] = value
 
 
 class Mode:
@@ -37,6 +59,11 @@ class Mode:
 
     def setting(self, key, default):
         return self.ctx.settings.get(self.name + "." + key, default)
+
+    def setting_changed(self, key, value, now_ms):
+        """A setting ("<mode>.<name>" or "device.<name>") was changed, on the device or
+        over the protocol, while this mode is loaded. A mode that keeps a record of
+        its game (a roll log) writes the change into it."""
 
     # -- input -------------------------------------------------------------
     def handle(self, kind, button, now_ms):
@@ -66,4 +93,12 @@ class Mode:
         return {}
 
     def restore(self, data):
-        """Inverse of save(). Raise ValueError on data that does not fit."""
+        """Inverse of save(). Raise ValueError on data that does not fit: wrong
+        types, values out of range, and fields that contradict each other or the
+        phase they claim (a restored state must render and play without a crash).
+        The app then starts this mode afresh and keeps every other mode's game."""
+
+    def unverified(self, reason):
+        """The restored state could not be vouched for (the save file was changed
+        outside the firmware, or the board was handed to a computer since it was
+        written). A mode that keeps a record of its game notes it there, visibly."""

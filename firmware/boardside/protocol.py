@@ -8,7 +8,7 @@ reply and changes nothing.
 
 import json
 
-from boardside import __version__, modes
+from boardside import __version__
 from boardside.events import BUTTONS
 from boardside.mode import ModeError
 
@@ -125,6 +125,11 @@ def cmd_act(app, req, now_ms):
     if action not in m.actions:
         raise RequestError("mode %s has no action '%s' (actions: %s)"
                            % (m.name, action, ", ".join(m.actions)))
+    if not app.seal_now():
+        # nothing reaches a mode while one of its secrets is off flash (a reply could
+        # carry it, or a reveal show it, and a power cut then undo it)
+        raise RequestError("a hidden value could not be saved to flash yet, so it stays "
+                           "hidden and the mode waits (see the log: boardside log)")
     reply = m.command(action, args, now_ms)
     app.dirty = True
     app.changed = True
@@ -142,18 +147,7 @@ def cmd_set(app, req, now_ms):
     value = req["value"]
     if not isinstance(value, (int, str, bool)) and value is not None:
         raise RequestError("argument 'value' must be a number, string, boolean or null")
-    mode, _, name = key.partition(".")
-    if not name or mode not in app.mode_names:
-        raise RequestError("setting keys are '<mode>.<name>', e.g. 'qbert.out_rule'")
-    check = getattr(modes.load(mode), "check_setting", None)
-    if check is not None:
-        check(name, value)  # raises ModeError with the allowed values
-    if value is None:
-        app.ctx.settings.pop(key, None)
-    else:
-        app.ctx.settings[key] = value
-    app.dirty = True
-    app.changed = True
+    app.change_setting(key, value, now_ms)
     return {"settings": app.ctx.settings}
 
 

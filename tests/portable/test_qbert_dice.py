@@ -26,7 +26,7 @@ def test_six_sided_die_rejects_6_and_7():
 
 
 def test_character_die_draws_over_its_faces():
-    faces = rules.parse_faces(rules.DEFAULT_FACES)
+    faces = rules.parse_faces(rules.FACE_PRESETS[1][1])  # the die with the shared face
     rng = ScriptedRng([7, 6, 4])
     assert faces[rules.roll_face(rng, faces) - 1] == (rules.UGG, rules.WRONG_WAY)
     two = rules.parse_faces("coily,slick")

@@ -10,7 +10,9 @@ from boardside.qbert.match import Match
 
 from ._support import ScriptedRng, raises
 
-FACES = rules.parse_faces(rules.DEFAULT_FACES)
+# the die with the shared Ugg/Wrong Way face (French rule 5) and a second Coily
+UGWW = rules.FACE_PRESETS[1][1]
+FACES = rules.parse_faces(UGWW)
 
 
 def started(draws=()):

@@ -112,9 +112,13 @@ def test_buttons_play_a_whole_match():
                             "mode": "qbert"}
 
 
-def start_round(draws=()):
-    """A mode at round 1, player 1 Q*bert (roll-off 5 against 2)."""
-    p = Player([4, 1] + list(draws))
+UGWW = rules.FACE_PRESETS[1][1]  # the die with the shared Ugg/Wrong Way face
+
+
+def start_round(draws=(), faces=UGWW):
+    """A mode at round 1, player 1 Q*bert (roll-off 5 against 2), with the die that has
+    the shared Ugg/Wrong Way face unless told otherwise."""
+    p = Player([4, 1] + list(draws), settings={"qbert.faces": faces})
     p.tap("a")
     p.tap("a")
     p.tap("a")
@@ -301,7 +305,7 @@ def test_log_pages_after_the_match():
 
 
 def test_protocol_actions_drive_a_match():
-    p = Player([4, 1, 6, 4, 2, 3] + [0] * 20)
+    p = Player([4, 1, 6, 4, 2, 3] + [0] * 20, settings={"qbert.faces": UGWW})
     m = p.mode
     assert m.command("rolloff", {}, 0)["value"] == 5
     assert m.command("rolloff", {}, 0)["first"] == 1
@@ -309,7 +313,8 @@ def test_protocol_actions_drive_a_match():
     m.command("next", {}, 0)
     d = m.command("drop", {}, 0)
     assert d["tube"] == {"state": "hidden"} and "value" not in d
-    assert m.command("peek", {"hold": True}, 0)["value"] == 7
+    d = m.command("peek", {"hold": True}, 0)
+    assert d["peeking"] is True and "value" not in d  # the LEDs' private peek only
     assert m.command("peek", {"hold": False}, 0)["peeking"] is False
     m.command("pegs", {"delta": 2}, 0)
     m.command("fall", {"character": "coily", "pursuing": True}, 0)
@@ -319,7 +324,8 @@ def test_protocol_actions_drive_a_match():
     m.command("end_move", {}, 0)
     log = m.command("log", {}, 0)
     assert log["total"] == 3 and log["entries"][-1] == {
-        "n": 3, "game": 1, "round": 1, "turn": 1, "die": "d8", "for": "tube", "hidden": True}
+        "n": 3, "game": 1, "round": 1, "turn": 1, "kind": "tube", "die": "d8", "for": "tube",
+        "hidden": True}
     d = m.command("roll", {}, 0)
     assert d["roll"]["characters"] == ["ugg", "wrong_way"] and d["roll"]["steps"] == 3
     m.command("choose", {"character": "wrong_way"}, 0)
@@ -341,7 +347,8 @@ def test_protocol_actions_drive_a_match():
     m.command("captured", {}, 0)
     m.command("next", {}, 0)
     assert m.describe()["qbert"] == 2
-    m.command("new", {}, 0)
+    raises(ModeError, m.command, "new", {}, 0)  # a match in progress needs the confirmation
+    m.command("new", {"confirm": True}, 0)
     assert m.describe()["phase"] == "rolloff" and m.describe()["log"] == 0
     kinds = [e["event"] for e in p.events]
     assert "reveal" in kinds and "fall" in kinds and "round_over" in kinds
@@ -377,7 +384,7 @@ def test_save_and_restore_through_the_mode():
     p = start_round([3])
     p.tap("a")
     data = json.loads(json.dumps(p.mode.save()))
-    other = QbertMode(Context(ScriptedRng([]), 16, 16))
+    other = QbertMode(Context(ScriptedRng([]), 16, 16, {"qbert.faces": UGWW}))
     other.restore(data)
     assert other.describe() == p.mode.describe()
     assert other.match.hidden_roll() == 4

@@ -10,7 +10,9 @@ from boardside.qbert.match import NASTY, REVEAL, Match
 
 from ._support import ScriptedRng, raises
 
-FACES = rules.parse_faces(rules.DEFAULT_FACES)
+# the die with the shared Ugg/Wrong Way face (French rule 5) and a second Coily
+UGWW = rules.FACE_PRESETS[1][1]
+FACES = rules.parse_faces(UGWW)
 # draws for the character die (3 bits for 6 faces): draw k -> face k + 1
 FACE_COILY, FACE_RED, FACE_GREEN, FACE_SLICK, FACE_UGG_WW, FACE_COILY2 = 0, 1, 2, 3, 4, 5
 
@@ -28,13 +30,29 @@ def nasty_turn(draws=()):
     return m
 
 
-def test_default_die_has_six_faces_and_every_nasty_character():
-    # "1 character die"; French rule 5: one face is "Sens Interdit/Ugg".
+def test_the_default_die_is_the_english_reading_one_face_per_character():
+    # "1 character die" for the six characters the English text lists
+    default = rules.parse_faces(rules.DEFAULT_FACES)
+    assert sorted(default) == [(c,) for c in range(len(rules.CHARACTERS))]
+    assert rules.odds(default) == [(name, 1, 6) for name in rules.CHARACTERS]
+
+
+def test_the_shared_face_preset_follows_french_rule_5():
+    # French rule 5: "Si le lancement du dé 'personnages' fait apparaître Sens
+    # Interdit/Ugg, le joueur peut choisir le personnage qu'il désire déplacer."
     assert len(FACES) == 6, FACES
     assert (UGG, WRONG_WAY) in FACES
     for c in range(len(rules.CHARACTERS)):
         assert any(c in f for f in FACES), rules.CHARACTERS[c]
-    assert FACES.count((COILY,)) == 2  # the documented sixth face
+    assert FACES.count((COILY,)) == 2  # the sixth face, which no text names
+    assert ("coily", 2, 6) in rules.odds(FACES) and ("ugg", 1, 6) in rules.odds(FACES)
+
+
+def test_presets_are_recognised_in_any_spelling():
+    assert rules.preset_of(" Coily,red_ball, green_ball,slick,UGG,wrong_way") == 0
+    assert rules.preset_of(rules.FACE_PRESETS[1][1]) == 1
+    assert rules.preset_of("coily,coily,coily,coily,coily,coily") == -1
+    assert rules.preset_of("nonsense") == -1
 
 
 def test_faces_setting_is_parsed_and_checked():

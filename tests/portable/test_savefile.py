@@ -19,16 +19,47 @@ def reason(data, version=savefile.VERSION):
 def test_round_trip():
     data = savefile.encode(STATE)
     assert savefile.decode(data) == STATE
-    assert data.startswith(b"BSAV 1 ")
+    assert data.startswith(b"BSAV %d " % savefile.VERSION)
 
 
-def test_header_names_version_length_and_checksum():
-    data = savefile.encode({"a": 1}, 7)
+def test_header_names_version_length_checksum_and_seal():
+    data = savefile.encode({"a": 1}, 7, b"k" * 16)
     head, body = data.split(b"\n", 1)
-    magic, version, length, crc = head.split(b" ")
+    magic, version, length, crc, seal = head.split(b" ")
     assert magic == b"BSAV" and int(version) == 7 and int(length) == len(body)
     assert int(crc, 16) == savefile.crc32(body) and len(crc) == 8
+    assert seal == savefile.seal(b"k" * 16, body) and len(seal) == 16
     assert json.loads(body) == {"a": 1}
+
+
+KEY = bytes(range(16))
+
+
+def test_a_sealed_file_opens_verified_with_its_key_only():
+    data = savefile.encode(STATE, key=KEY)
+    assert savefile.unseal(data, KEY) == (STATE, None)
+    assert savefile.unseal(data, bytes(16)) == (STATE, savefile.CHANGED)
+    assert savefile.unseal(data, None) == (STATE, savefile.HANDED_OVER)
+
+
+def test_an_edit_with_the_checksum_recomputed_is_seen_as_a_change():
+    """What an edit at the REPL does: change the body, fix the CRC (the seal needs
+    the key, which the firmware drops before the REPL gets the board)."""
+    data = savefile.encode({"pegs": [3, 0]}, key=KEY)
+    head, body = data.split(b"\n", 1)
+    fields = head.split(b" ")
+    body = body.replace(b"3", b"9")
+    fields[3] = b"%08x" % savefile.crc32(body)
+    forged = b" ".join(fields) + b"\n" + body
+    state, why = savefile.unseal(forged, KEY)
+    assert state == {"pegs": [9, 0]} and why == savefile.CHANGED
+    assert savefile.WHY[why] == "the save file was changed outside the firmware"
+
+
+def test_a_version_1_file_still_restores_but_unverified():
+    old = savefile.encode(STATE, 1)
+    assert old.split(b"\n", 1)[0].count(b" ") == 3  # no seal field
+    assert savefile.unseal(old, KEY) == (STATE, savefile.OLD_FORMAT)
 
 
 def test_crc32_is_the_zip_one():
@@ -69,17 +100,25 @@ def test_every_flipped_bit_in_the_body_is_caught():
             assert reason(bytes(bad)) == "checksum mismatch"
 
 
-def test_damaged_header_is_refused():
-    data = savefile.encode(STATE)
-    for i in range(data.index(b"\n")):
+def test_damaged_header_is_refused_or_unverified():
+    data = savefile.encode(STATE, key=KEY)
+    head = data[:data.index(b"\n")]
+    seal_at = head.rindex(b" ") + 1
+    for i in range(len(head)):
         bad = bytearray(data)
         bad[i] ^= 0x01
-        raises(SaveFileError, savefile.decode, bytes(bad))
+        if i < seal_at:
+            raises(SaveFileError, savefile.decode, bytes(bad))
+        else:  # the seal itself: only the key can tell
+            try:
+                assert savefile.unseal(bytes(bad), KEY)[1] == savefile.CHANGED
+            except SaveFileError:
+                pass  # not a hex digit any more: refused outright
 
 
-def test_other_format_version_is_refused_with_both_numbers():
-    text = reason(savefile.encode(STATE, 2))
-    assert "version 2" in text and "reads 1" in text
+def test_other_format_version_is_refused_with_the_numbers():
+    text = reason(savefile.encode(STATE, savefile.VERSION + 1))
+    assert "version %d" % (savefile.VERSION + 1) in text and "reads 1 to %d" % savefile.VERSION in text
 
 
 def test_garbage_is_refused():
@@ -112,17 +151,30 @@ def test_app_state_round_trips_with_a_secret_roll():
 
 
 # -- the write schedule ------------------------------------------------------------
-def test_first_change_is_written_at_once():
-    s = savefile.Schedule(quiet_ms=300, min_gap_ms=1000)
+def test_a_change_is_written_at_a_quiet_moment_not_at_once():
+    """A write erases flash for tens of ms with the CPU stalled: never between a press
+    and its frame, so even a first change waits for input to be quiet."""
+    s = savefile.Schedule(quiet_ms=300, max_delay_ms=1000)
     assert not s.due(0)
     s.changed(5000)
-    assert s.due(5000)
+    assert not s.due(5000) and not s.due(5299)
+    assert s.due(5300)
+    s.written(5300)
+    assert not s.due(5301)
+
+
+def test_a_new_secret_is_written_at_once_but_not_more_often_than_the_urgent_gap():
+    s = savefile.Schedule(quiet_ms=300, max_delay_ms=1000, urgent_gap_ms=250)
+    s.changed(5000)
+    assert s.due(5000, urgent=True)
     s.written(5000)
-    assert not s.due(5001)
+    s.changed(5100)
+    assert not s.due(5100, urgent=True) and not s.due(5249, urgent=True)
+    assert s.due(5250, urgent=True)
 
 
 def test_burst_is_written_after_a_quiet_spell_and_the_last_change_kept():
-    s = savefile.Schedule(quiet_ms=300, min_gap_ms=1000)
+    s = savefile.Schedule(quiet_ms=300, max_delay_ms=1000)
     s.changed(0)
     s.written(0)
     for t in (100, 200, 250):
@@ -133,7 +185,7 @@ def test_burst_is_written_after_a_quiet_spell_and_the_last_change_kept():
 
 
 def test_rapid_changes_write_at_most_every_quiet_interval_and_never_lose_the_last():
-    s = savefile.Schedule(quiet_ms=300, min_gap_ms=1000)
+    s = savefile.Schedule(quiet_ms=300, max_delay_ms=1000)
     writes = []
     last_change = None
     for t in range(0, 20000):
@@ -163,11 +215,11 @@ def test_taps_just_over_the_quiet_interval_stay_under_four_writes_a_second():
 
 
 def test_unchanged_and_failed_writes():
-    s = savefile.Schedule(quiet_ms=300, min_gap_ms=1000)
+    s = savefile.Schedule(quiet_ms=300, max_delay_ms=1000)
     s.changed(0)
     s.unchanged()
     assert not s.due(10000)
     s.changed(20000)
     s.failed(20000, 5000)
-    assert not s.due(24999)
+    assert not s.due(24999) and not s.due(24999, urgent=True)
     assert s.due(25000) and s.pending

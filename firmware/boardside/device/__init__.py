@@ -67,7 +67,8 @@ class Device:
         # animations use it: dice draw from EntropyRandom)
         random.seed(int.from_bytes(os.urandom(4), "little"))
         self.log = crashlog.Log()
-        self.persist = storage.Persist()
+        key = storage.read_key()
+        self.persist = storage.Persist(key=key)
         self.notice_icon = None
         self.notice_until = 0
         self.crashes = 0
@@ -77,10 +78,20 @@ class Device:
         self.now = 0
         self.early = []        # device events before the boot line is out
         self.app, event, lost = self.persist.boot(self.new_app, 0)
+        if key is None:
+            # the board was handed to a computer (or is new): a new key seals from now on
+            self.persist.key = storage.make_key()
+        self.app.ctx.key = self.persist.key
         self.report(event)
         if lost:
             self.log.write("boot: saved state set aside (%s)" % lost)
             self.notice("cross", RED)
+        if event.get("reset_modes"):
+            self.log.write("boot: the saved game of %s did not fit and was started afresh"
+                           % ", ".join(event["reset_modes"]))
+            self.notice("cross", ORANGE)
+        if event.get("unverified") and event.get("restored"):
+            self.log.write("boot: restored, but cannot vouch for it: %s" % event["why"])
         if machine.reset_cause() == machine.WDT_RESET:
             # machine.reset() also goes through the watchdog on rp2
             self.log.write("boot: reset by the watchdog (a hung loop, or machine.reset())")
@@ -107,7 +118,17 @@ class Device:
     def new_app(self):
         app = App(EntropyRandom(), self.hw.width, self.hw.height)
         app.log_reader = self.log.tail
+        app.sealer = self.seal_now
+        persist = getattr(self, "persist", None)
+        if persist is not None:
+            app.ctx.key = persist.key or b""
         return app
+
+    def seal_now(self):
+        """A protocol request waits for a secret's write (docs/persistence.md)."""
+        self.app.changed = False
+        self.persist.schedule.changed(self.now)
+        self.save(self.now, True)
 
     def on_button(self, kind, button):
         # An app only hears about a button it saw pressed: no RELEASE of a press
@@ -206,8 +227,11 @@ class Device:
         self.notice_until = self.now + NOTICE_MS
         self.app.dirty = True
 
-    def save(self, now):
-        error = self.persist.note(self.app, now)
+    def save(self, now, force=False):
+        if force:
+            error = self.persist.write(self.app, now)
+        else:
+            error = self.persist.note(self.app, now)
         if error is not None and self.persist.failures == 1:
             self.log.write("save failed: %r" % (error,))
             self.report({"event": "save_failed", "error": repr(error)})
@@ -237,21 +261,29 @@ class Device:
         self.crash_streak += 1
         if self.crash_streak > 2 * CRASH_LIMIT:
             raise exc  # even a clean app crashes: give up, the watchdog reboots
+        try:
+            where = self.app.screen()
+        except Exception:
+            where = "?"
         if self.crashes <= LOGGED_CRASHES:
-            try:
-                where = self.app.screen()
-            except Exception:
-                where = "?"
             self.log.write("crash %d at %d ms on screen %s:" % (self.crashes, self.now, where),
                            exc)
         event = {"event": "crash", "error": ("%s: %s" % (type(exc).__name__, exc))[:100]}
         self.app = self.new_app()
         self.seen = 0
-        if self.crash_streak == CRASH_LIMIT:
-            # restoring brings the crash straight back: the saved state is the problem
+        if self.crash_streak == CRASH_LIMIT and where not in ("?", "menu"):
+            # restoring brings the crash straight back: that mode's saved game is the
+            # problem. It starts afresh alone; the other modes keep their games.
+            event["restored"] = self.persist.restore_last(self.app, self.now, drop=where)
+            event["reset_modes"] = [where]
+            self.app.changed = True  # the flash holds that game still: write it without
+            self.log.write("the saved game of %s started afresh after %d crashes in a row"
+                           % (where, CRASH_LIMIT))
+        elif self.crash_streak == CRASH_LIMIT or self.crash_streak == CRASH_LIMIT + 1:
+            # on the menu, or even that did not help: set the whole saved state aside
             kept = self.persist.set_aside()
             self.log.write("saved state set aside as %s after %d crashes in a row"
-                           % (kept, CRASH_LIMIT))
+                           % (kept, self.crash_streak))
             event["restored"] = False
             if kept:
                 event["kept_as"] = kept
@@ -284,6 +316,9 @@ class Device:
                 time.sleep_ms(POLL_MS)
         except KeyboardInterrupt:
             self.stop()
+        except Exception:
+            storage.drop_key()  # the loop gave up: the REPL gets the board
+            raise
 
     def stop(self):
         """Ctrl-C from the host (mpremote, a terminal): leave the board to the REPL."""
@@ -296,6 +331,9 @@ class Device:
         except Exception as e:
             self.log.write("save at stop failed:", e)
         finally:
+            # The computer gets the board: it can read and change the flash. The key
+            # goes, so whatever is found at the next boot is reported as unverified.
+            storage.drop_key()
             micropython.kbd_intr(3)
         self.blank()
         print("boardside: stopped by Ctrl-C")
@@ -319,6 +357,7 @@ def main(path=HARDWARE_FILE):
         print("boardside: cannot start:", e)
         return None
     if menu_held(hw):
+        storage.drop_key()  # the REPL gets the board (docs/persistence.md)
         print("boardside: safe mode (MENU held at power-up), the app is not started")
         return None
     global current

@@ -18,6 +18,8 @@ from boardside.device.crashlog import replace
 
 SAVE = "state.sav"
 TEMP = "state.tmp"
+KEY = "seal.key"   # the sealing key (docs/persistence.md: the trust model)
+KEY_BYTES = 16
 BAD = "state.bad-"
 KEEP_BAD = 3
 CHUNK = 256        # bytes per write call
@@ -39,6 +41,35 @@ def remove(path):
         return True
     except OSError:
         return False
+
+
+def read_key(path=KEY):
+    """The device's sealing key, None when there is none (a fresh board, or the board
+    was handed to a computer since the key was made)."""
+    data = read_file(path)
+    if data is None or len(data) != KEY_BYTES:
+        return None
+    return data
+
+
+def make_key(path=KEY):
+    """A new sealing key from the chip's entropy source, on flash. None if it cannot
+    be written (the device then runs with the key in RAM only, unverifiable later)."""
+    key = os.urandom(KEY_BYTES)
+    try:
+        with open(path + ".tmp", "wb") as f:
+            f.write(key)
+        replace(path + ".tmp", path)
+    except OSError:
+        return key
+    return key
+
+
+def drop_key(path=KEY):
+    """Forget the key: the board is being handed to a computer (Ctrl-C, safe mode).
+    Whatever the computer does to the flash from now on, the device cannot vouch for
+    what it finds at its next boot, and says so."""
+    remove(path)
 
 
 class Store:
@@ -97,11 +128,13 @@ class Store:
 
 
 class Persist:
-    def __init__(self, store=None, schedule=None, version=savefile.VERSION):
+    def __init__(self, store=None, schedule=None, version=savefile.VERSION, key=b""):
         self.store = store or Store()
         self.schedule = schedule or savefile.Schedule()
         self.version = version
+        self.key = key        # seals what is written; None/b"": unverifiable restores
         self.last = None      # the save file's bytes as on flash (written or restored)
+        self.why = None       # why the restored bytes could not be vouched for
         self.writes = 0
         self.failures = 0     # writes that failed in a row
 
@@ -117,7 +150,8 @@ class Persist:
             return app, {"event": "restore", "restored": False,
                          "reason": "no saved state"}, None
         try:
-            app.restore(savefile.decode(data, self.version), now_ms)
+            state, why = savefile.unseal(data, self.key, self.version)
+            app.restore(state, now_ms, unverified=why)
         except Exception as e:  # whatever restore() raises, the device must start
             if name == self.store.temp:
                 # a write torn by a power cut, never renamed over the save file:
@@ -138,9 +172,18 @@ class Persist:
             except OSError:
                 pass  # read again from the temp file next time; the next write fixes it
         self.last = data
-        app.changed = False
+        self.why = why  # until the next write holds what the modes noted of it
+        # what the modes noted of an unverified restore, sealed with the new key
+        app.changed = why is not None or bool(app.reset_modes)
         app.dirty = True
-        return app, {"event": "restore", "restored": True, "screen": app.screen()}, None
+        event = {"event": "restore", "restored": True, "screen": app.screen()}
+        if why is not None:
+            event["verified"] = False
+            event["unverified"] = why
+            event["why"] = savefile.WHY[why]
+        if app.reset_modes:
+            event["reset_modes"] = app.reset_modes
+        return app, event, None
 
     def note(self, app, now_ms):
         """Called every main-loop pass: write if a committed action is due.
@@ -148,7 +191,7 @@ class Persist:
         if app.changed:
             app.changed = False
             self.schedule.changed(now_ms)
-        if self.schedule.due(now_ms):
+        if self.schedule.due(now_ms, app.secret_seq != app.sealed_seq):
             return self.write(app, now_ms)
         return None
 
@@ -161,9 +204,11 @@ class Persist:
         return None
 
     def write(self, app, now_ms):
-        data = savefile.encode(app.save(), self.version)
+        seq = app.secret_seq  # every secret made so far is in this state
+        data = savefile.encode(app.save(), self.version, self.key or b"")
         if data == self.last:
             self.schedule.unchanged()  # a cursor that came back: nothing new to store
+            app.sealed(seq)
             return None
         try:
             self.store.write(data)
@@ -172,18 +217,26 @@ class Persist:
             self.schedule.failed(now_ms, RETRY_MS)
             return e
         self.last = data
+        self.why = None
         self.writes += 1
         self.failures = 0
         self.schedule.written(now_ms)
+        app.sealed(seq)  # on flash now: the mode may show it
         return None
 
-    def restore_last(self, app, now_ms):
-        """Put the last saved state into a fresh app (after a crash). False if there
-        is none, or it does not restore."""
+    def restore_last(self, app, now_ms, drop=None):
+        """Put the last saved state into a fresh app (after a crash), without mode
+        ``drop``'s game when that is the one that keeps crashing. False if there is
+        none, or it does not restore."""
         if self.last is None:
             return False
         try:
-            app.restore(savefile.decode(self.last, self.version), now_ms)
+            state = savefile.decode(self.last, self.version)
+            if drop is not None:
+                state["modes"].pop(drop, None)
+                if state.get("screen") == drop:
+                    state["screen"] = "menu"
+            app.restore(state, now_ms, unverified=self.why)
         except Exception:
             return False
         app.changed = False

@@ -3,6 +3,11 @@
 Pad left/right picks the die, up/down how many; A rolls (a short tumble, then
 the result); B toggles secret rolls, which stay hidden until A is held.
 d6 results show as pips, the others as digits.
+
+A secret roll is declared to the app (``ctx.new_secret``): it is on flash before
+anything can show it. Over USB, ``reveal`` shows it on the LEDs to everyone; a
+private ``read`` needs the setting dice.usb_peek, and every read turns the locks
+cyan for all to see and is kept with its time (``reads``).
 """
 
 from boardside import dice
@@ -14,13 +19,23 @@ ROLL_MS = 600      # the tumble before the result shows
 TUMBLE_STEP_MS = 60
 MAX_DICE = 4
 DIE_COLOURS = (CYAN, YELLOW, ORANGE, RED)
+READ_COLOUR = CYAN  # the locks once a secret roll was read over USB
+READS_KEPT = 16     # the newest reads over USB, with their times
 
 
 class DiceMode(Mode):
     name = "dice"
     title = "Dice"
     icon = "die"
-    actions = ("roll", "choose", "reveal")
+    actions = ("roll", "choose", "reveal", "read")
+
+    @staticmethod
+    def check_setting(name, value):
+        if name == "usb_peek":
+            if value not in (True, False, None):
+                raise ModeError("dice.usb_peek must be true or false")
+        else:
+            raise ModeError("no Dice setting '%s' (settings: usb_peek)" % name)
 
     def __init__(self, ctx):
         Mode.__init__(self, ctx)
@@ -33,6 +48,9 @@ class DiceMode(Mode):
         self.tumble = []         # faces shown during the tumble
         self.next_tumble = 0
         self.peeking = False
+        self.revealed = False    # a secret roll shown to everyone (protocol "reveal")
+        self.read = 0            # reads of the current secret roll over USB
+        self.reads = []          # [roll number, seconds since power-up] of each read
 
     # -- actions -----------------------------------------------------------
     def roll(self, now_ms):
@@ -41,6 +59,10 @@ class DiceMode(Mode):
         self.rolling_until = now_ms + ROLL_MS
         self.next_tumble = now_ms
         self.peeking = False
+        self.revealed = False
+        self.read = 0
+        if self.secret:
+            self.ctx.new_secret()  # on flash before a peek or a reveal can show it
         event = {"event": "roll", "mode": self.name, "die": "d%d" % self.sides,
                  "count": self.count}
         if not self.secret:
@@ -59,8 +81,10 @@ class DiceMode(Mode):
             self.sides = sides
         if count is not None:
             self.count = count
+        if secret is not None and secret is not True and secret is not False:
+            raise ModeError("'secret' must be true or false")
         if secret is not None:
-            self.secret = bool(secret)
+            self.secret = secret
         self.results = []
         self.rolling_until = -1
 
@@ -132,8 +156,25 @@ class DiceMode(Mode):
             self.choose(sides, count, secret)
             return self.describe()
         if action == "reveal":
+            # shown on the LEDs to everyone: not a private read
             if not self.results:
                 raise ModeError("nothing rolled yet")
+            self.revealed = True
+            self.peeking = False
+            self.ctx.emit({"event": "reveal", "mode": self.name, "die": "d%d" % self.sides,
+                           "results": self.results})
+            return {"die": "d%d" % self.sides, "results": self.results}
+        if action == "read":
+            if not self.results:
+                raise ModeError("nothing rolled yet")
+            if self.secret and not self.revealed:
+                if self.setting("usb_peek", False) is not True:
+                    raise ModeError("a secret roll cannot be read over USB: the setting "
+                                    "dice.usb_peek is off ('reveal' shows it to everyone)")
+                self.read += 1
+                self.reads.append([self.rolls, now_ms // 1000])
+                del self.reads[:-READS_KEPT]
+                self.ctx.emit({"event": "read", "mode": self.name, "roll": self.rolls})
             return {"die": "d%d" % self.sides, "results": self.results}
         return Mode.command(self, action, args, now_ms)
 
@@ -151,7 +192,7 @@ class DiceMode(Mode):
                 canvas.icon(w - 5, h - 5, "lock", RED)
             return
         faces = self.tumble if rolling else self.results
-        hidden = self.secret and not self.peeking and not rolling
+        hidden = self.secret and not self.peeking and not self.revealed and not rolling
         cells = self._cells(w, h)
         for k in range(self.count):
             x, y, cw, ch = cells[k]
@@ -159,7 +200,8 @@ class DiceMode(Mode):
             if rolling:
                 colour = scale(colour, 1, 3)
             if hidden:
-                canvas.icon(x + (cw - 5) // 2, y + (ch - 5) // 2, "lock", GREY)
+                canvas.icon(x + (cw - 5) // 2, y + (ch - 5) // 2, "lock",
+                            READ_COLOUR if self.read else GREY)
             elif k < len(faces):
                 self._face(canvas, x, y, cw, ch, faces[k], colour)
         if self.count > 1 and not hidden and not rolling and h >= 16:
@@ -183,14 +225,17 @@ class DiceMode(Mode):
     # -- state -------------------------------------------------------------
     def describe(self):
         d = {"die": "d%d" % self.sides, "count": self.count, "secret": self.secret,
-             "rolls": self.rolls, "rolling": self.rolling_until >= 0}
-        if not self.secret:
+             "rolls": self.rolls, "rolling": self.rolling_until >= 0,
+             "read": self.read, "reads": self.reads,
+             "usb_peek": self.setting("usb_peek", False) is True}
+        if not self.secret or self.revealed:
             d["results"] = self.results
         return d
 
     def save(self):
         return {"sides": self.sides, "count": self.count, "secret": self.secret,
-                "results": self.results, "rolls": self.rolls}
+                "results": self.results, "rolls": self.rolls, "revealed": self.revealed,
+                "read": self.read, "reads": self.reads}
 
     def restore(self, data):
         sides = data.get("sides", 6)
@@ -199,10 +244,32 @@ class DiceMode(Mode):
         if sides not in dice.STANDARD or not isinstance(count, int) or not 1 <= count <= 4:
             raise ValueError("dice state out of range")
         if not isinstance(results, list) or any(
-                not isinstance(v, int) or not 1 <= v <= sides for v in results):
+                not isinstance(v, int) or v is True or not 1 <= v <= sides for v in results):
             raise ValueError("dice results out of range")
+        if results and len(results) != count:
+            raise ValueError("dice: %d results for %d dice" % (len(results), count))
+        rolls = data.get("rolls", 0)
+        read = data.get("read", 0)
+        reads = data.get("reads", [])
+        secret = data.get("secret", False)
+        revealed = data.get("revealed", False)
+        for flag in (secret, revealed):
+            if flag is not True and flag is not False:
+                raise ValueError("dice: a flag that is not true or false")
+        for n in (rolls, read):
+            if not isinstance(n, int) or n is True or n < 0:
+                raise ValueError("dice: a count out of range")
+        if results and not rolls or not isinstance(reads, list) or len(reads) > READS_KEPT:
+            raise ValueError("dice: results without a roll, or bad reads")
+        for r in reads:
+            if (not isinstance(r, list) or len(r) != 2 or any(
+                    not isinstance(v, int) or v is True or v < 0 for v in r)):
+                raise ValueError("dice: bad read record")
         self.sides, self.count = sides, count
-        self.secret = bool(data.get("secret", False))
+        self.secret = secret
         self.results = results
-        self.rolls = data.get("rolls", 0) if isinstance(data.get("rolls"), int) else 0
+        self.rolls = rolls
+        self.revealed = revealed
+        self.read = read
+        self.reads = [list(r) for r in reads]
         self.rolling_until = -1

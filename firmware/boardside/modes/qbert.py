@@ -15,13 +15,19 @@ Buttons (MENU always belongs to the app):
     LEFT / RIGHT choose Ugg or Wrong Way; spaces used; page the log; menu items
 
 Secrecy: until the tube is lifted nothing drawn, described or sent depends on the
-hidden roll, except the tube's inside while the Q*bert player holds A (peek).
+hidden roll, except the peek while the Q*bert player holds A: a small, dim digit at
+the panel's edge nearest that player, upright for them (player 1 sits at the bottom
+edge, player 2 at the top; docs/qbert.md), which a cupped hand covers. The drop is
+declared to the app as a secret, so no input reaches this mode before the roll is
+on flash. Over USB the roll is read only with the setting qbert.usb_peek on, and
+every such read is logged and shown on the tube's walls for both players.
 Animations are functions of time only and never draw from the generator, so the
 draws are exactly the logged rolls, and the d8 is always one 3-bit draw.
 """
 
+from boardside import font
 from boardside import qbert as rules
-from boardside.canvas import DIM, GREEN, GREY, RED, WHITE, YELLOW, scale
+from boardside.canvas import CYAN, DIM, GREEN, GREY, RED, WHITE, YELLOW, scale
 from boardside.events import A, B, DOWN, LEFT, LONG, PRESS, RELEASE, REPEAT, RIGHT, UP
 from boardside.mode import Mode, ModeError
 from boardside.qbert import match as mt
@@ -33,11 +39,15 @@ CHARACTER_COLOURS = (0x8000FF, 0xFF0000, 0x00FF00, 0x00FFFF, 0xFF00FF, 0x2060FF)
 PLAYER_COLOURS = (0xFFFF00, 0x40C0FF)  # player 1, player 2
 ROLL_COLOUR = WHITE                    # the eight-sided die, once it may be seen
 TUBE_COLOUR = GREY
+PEEK_COLOUR = 0x706040   # dim amber: readable at arm's length, not across the table
+READ_COLOUR = CYAN       # the tube's walls once the hidden roll was read over USB
+UNVERIFIED_COLOUR = RED  # a dot both players see: this match cannot be vouched for
 
 DROP_MS = 500      # the die falling down the tube
 TUMBLE_MS = 400    # the nasty dice and the roll-off die tumbling
 FRAME_MS = 50      # animation frame period
 FLASH_MS = 700     # a refused button shows a red line this long
+CONFIRM_ARM_MS = 1000  # "new match?" takes no A sooner: a double tap must not wipe a match
 
 # The report menu (hold B): characters 0..5 report a fall; the others:
 CAPTURED = 10
@@ -54,8 +64,9 @@ REPORT = "report"
 FALL = "fall"
 LOG_VIEW = "log"
 CONFIRM = "confirm"
+DIE_VIEW = "die"   # which character die the players own (match set-up)
 
-SETTINGS = ("out_rule", "faces")
+SETTINGS = ("out_rule", "faces", "usb_peek")
 
 
 def _bool(args, key):
@@ -86,9 +97,9 @@ class QbertMode(Mode):
     name = "qbert"
     title = "Q*bert"
     icon = "qbert"
-    actions = ("rolloff", "next", "drop", "peek", "end_move", "roll", "choose", "end_nasty",
-               "reveal", "escape", "end_turn", "green_ball", "pegs", "fall", "undo_fall",
-               "captured", "resume", "log", "new")
+    actions = ("rolloff", "next", "drop", "peek", "read", "end_move", "roll", "choose",
+               "end_nasty", "reveal", "escape", "end_turn", "green_ball", "pegs", "fall",
+               "undo_fall", "captured", "resume", "log", "new")
 
     def __init__(self, ctx):
         Mode.__init__(self, ctx)
@@ -103,6 +114,8 @@ class QbertMode(Mode):
         self.fall_char = 0
         self.log_pos = 0
         self.log_back = ""
+        self.log_previous = False  # paging the finished match's log, not this one's
+        self.confirm_at = 0        # when "new match?" was asked
         self.peeking = False
         self.b_long = False      # this B hold already opened the report menu
         self.anim = ""           # "drop", "tumble", "rolloff" or ""
@@ -126,6 +139,9 @@ class QbertMode(Mode):
                     rules.parse_faces(value)
                 except ValueError as e:
                     raise ModeError("qbert.faces: %s" % e)
+        elif name == "usb_peek":
+            if value not in (True, False, None):
+                raise ModeError("qbert.usb_peek must be true or false")
         else:
             raise ModeError("no Q*bert setting '%s' (settings: %s)" % (name, ", ".join(SETTINGS)))
 
@@ -139,6 +155,23 @@ class QbertMode(Mode):
             self._faces_text = text
             self._faces = faces
         return self._faces
+
+    def setting_changed(self, key, value, now_ms):
+        if key.startswith("qbert."):
+            self.match.setting_changed(key[6:], value)  # the roll log records it
+
+    def unverified(self, reason):
+        self.match.note_unverified(reason)
+
+    def usb_peek(self):
+        return self.setting("usb_peek", False) is True
+
+    def _pick_die(self, step, now_ms):
+        """The next preset character die (match set-up, on the device)."""
+        i = rules.preset_of(self.setting("faces", rules.DEFAULT_FACES))
+        n = len(rules.FACE_PRESETS)
+        i = (i + step) % n if i >= 0 else (0 if step > 0 else n - 1)
+        self.ctx.change_setting("qbert.faces", rules.FACE_PRESETS[i][1], now_ms)
 
     def out_rule(self):
         r = self.setting("out_rule", rules.DEFAULT_OUT_RULE)
@@ -196,6 +229,7 @@ class QbertMode(Mode):
         m = self.match
         m.rng = self.ctx.rng
         self._apply(m.drop)
+        self.ctx.new_secret()  # on flash before anything can show it
         self._start_anim("drop", DROP_MS)
         # the same words whatever was rolled
         self.emit({"event": "roll", "die": "d8", "for": "tube", "hidden": True,
@@ -244,9 +278,25 @@ class QbertMode(Mode):
                    "pursuing": bool(pursuing), "out": out, "falls": m.falls[code]})
         return out
 
+    def do_read(self, now_ms):
+        """The hidden roll over USB: only with qbert.usb_peek on; logged, and the tube
+        shows it to both players."""
+        if not self.usb_peek():
+            raise ModeError("the hidden roll cannot be read over USB: the setting "
+                            "qbert.usb_peek is off (turning it on shows every read on the "
+                            "tube and logs it)")
+        value = self.match.read_hidden(now_ms // 1000)
+        self.emit({"event": "read", "die": "d8", "round": self.match.round,
+                   "turn": self.match.turn})
+        return value
+
     def do_new(self):
         self.match.new_match()
         self._ui_reset()
+
+    def _ask_new(self):
+        self.view = CONFIRM
+        self.confirm_at = self.now
 
     # -- buttons --------------------------------------------------------------------------
     def handle(self, kind, button, now_ms):
@@ -300,14 +350,23 @@ class QbertMode(Mode):
                 return True
             return False
         if v == CONFIRM:
-            if button == A:
+            if button == A and self.now - self.confirm_at >= CONFIRM_ARM_MS:
                 self.do_new()
                 return True
             return False
         if v == LOG_VIEW:
             return self._log_press(button)
+        if v == DIE_VIEW:
+            if button == LEFT or button == RIGHT:
+                self._pick_die(1 if button == RIGHT else -1, self.now)
+            else:
+                self.view = ""
+            return True
         m = self.match
         ph = m.phase
+        if button == DOWN and ph == mt.ROLLOFF and not m.in_progress():
+            self.view = DIE_VIEW  # which character die do the players own?
+            return True
         if button == UP or button == DOWN:
             if ph in mt.IN_ROUND or ph == mt.ROUND_OVER:
                 self.do_pegs(1 if button == UP else -1)
@@ -332,7 +391,7 @@ class QbertMode(Mode):
             elif ph == mt.BONUS or ph == mt.ROUND_OVER:
                 self.do_next()
             elif ph == mt.MATCH_OVER:
-                self.do_new()
+                self._ask_new()  # the result and the log stay until the players confirm
             return True
         step = 1 if button == RIGHT else -1
         if ph == mt.NASTY:
@@ -356,7 +415,10 @@ class QbertMode(Mode):
             self.view = REPORT
             return True
         if v == CONFIRM:
-            self.view = REPORT
+            self.view = REPORT if self.match.phase in mt.IN_ROUND else ""
+            return True
+        if v == DIE_VIEW:
+            self.view = ""
             return True
         if v == LOG_VIEW:
             self.view = self.log_back
@@ -397,7 +459,7 @@ class QbertMode(Mode):
         elif it == LOG:
             self._open_log(REPORT)
         elif it == NEW:
-            self.view = CONFIRM
+            self._ask_new()
         elif rules.FALLS_TO_OUT[it]:
             if m.is_out(it):
                 raise ModeError("%s is already out of the game" % rules.TITLES[it])
@@ -408,14 +470,21 @@ class QbertMode(Mode):
         return True
 
     def _open_log(self, back):
-        if not self.match.log:
+        m = self.match
+        # before the first roll of a match, the log of the match before it
+        self.log_previous = not m.log and m.previous is not None and bool(m.previous["log"])
+        if not self._log_list():
             raise ModeError("no rolls yet")
         self.log_back = back
-        self.log_pos = len(self.match.log) - 1
+        self.log_pos = len(self._log_list()) - 1
         self.view = LOG_VIEW
 
+    def _log_list(self):
+        m = self.match
+        return m.previous["log"] if self.log_previous else m.log
+
     def _log_press(self, button):
-        n = len(self.match.log)
+        n = len(self._log_list())
         if button == A:
             self.view = self.log_back
             return True
@@ -454,11 +523,11 @@ class QbertMode(Mode):
         elif action == "drop":
             self.do_drop()
         elif action == "peek":
+            # the LEDs' private peek, as holding A; the reply never carries the roll
             hold = _bool(args, "hold")
             self.do_peek(True if hold is None else hold)
-            if self.peeking:
-                # only the Q*bert player asks for this; it is what holding A shows
-                extra = {"value": m.hidden_roll() or m.tube}
+        elif action == "read":
+            extra = {"value": self.do_read(now_ms)}
         elif action == "end_move":
             self._apply(m.end_move)
         elif action == "roll":
@@ -502,6 +571,9 @@ class QbertMode(Mode):
         elif action == "log":
             return self._log_reply(args)
         elif action == "new":
+            if m.in_progress() and _bool(args, "confirm") is not True:
+                raise ModeError("a match is being played: 'new' with {\"confirm\": true} "
+                                "abandons it")
             self.do_new()
         else:
             return Mode.command(self, action, args, now_ms)
@@ -515,6 +587,15 @@ class QbertMode(Mode):
 
     def _log_reply(self, args):
         m = self.match
+        if _bool(args, "previous"):
+            p = m.previous
+            if p is None:
+                raise ModeError("no finished match is kept yet")
+            log = p["log"]
+            return {"previous": True, "winner": p["winner"] or None, "pegs": p["pegs"],
+                    "head": "%08x" % p["head"], "unverified": p["unverified"],
+                    "total": p["log_dropped"] + len(log), "from": p["log_dropped"] + 1,
+                    "entries": [m.log_entry(i, log) for i in range(len(log))][-16:]}
         total = m.log_dropped + len(m.log)
         start = _int(args, "from")
         count = _int(args, "count")
@@ -528,15 +609,26 @@ class QbertMode(Mode):
             raise ModeError("entries %d to %d are kept" % (first, total))
         i0 = start - m.log_dropped - 1
         entries = [m.log_entry(i) for i in range(max(0, i0), min(len(m.log), i0 + count))]
-        return {"total": total, "from": start, "entries": entries}
+        return {"total": total, "from": start, "entries": entries,
+                "head": "%08x" % m.public_head()}
 
     # -- state ----------------------------------------------------------------------------
     def describe(self):
         d = self.match.public()
         d["view"] = self.view or d["phase"]
         d["peeking"] = self.peeking
-        d["settings"] = {"out_rule": self.out_rule(),
-                         "faces": ",".join(rules.face_name(f) for f in self.faces())}
+        faces_text = ",".join(rules.face_name(f) for f in self.faces())
+        preset = rules.preset_of(faces_text)
+        d["settings"] = {"out_rule": self.out_rule(), "faces": faces_text,
+                         "die": rules.FACE_PRESETS[preset][0] if preset >= 0 else "CUSTOM",
+                         "usb_peek": self.usb_peek()}
+        m = self.match
+        d["log_head"] = "%08x" % m.public_head()
+        d["tube_reads"] = m.tube_reads
+        d["unverified"] = m.unverified
+        if m.previous is not None:
+            d["previous"] = {"winner": m.previous["winner"] or None,
+                             "pegs": m.previous["pegs"], "head": "%08x" % m.previous["head"]}
         if self.message:
             d["message"] = self.message
         return d
@@ -549,6 +641,8 @@ class QbertMode(Mode):
             raise ValueError("saved Q*bert state is not a match")
         self.match.from_dict(data["match"])
         self._ui_reset()
+        if self.match.chain_break:
+            self.match.note_unverified("changed")  # a log entry edited after it was made
 
     # -- drawing --------------------------------------------------------------------------
     # The full layout is 16x16 (centred on larger grids): a header row (y 0-4) and two
@@ -563,11 +657,15 @@ class QbertMode(Mode):
             self._render_full()
             if self.flash_until >= 0:
                 self._hline(0, 5, 16, RED)
+            if self.match.unverified:
+                self._px(15, 5, UNVERIFIED_COLOUR)
         else:
             self.ox = self.oy = 0
             self._render_small()
             if self.flash_until >= 0:
                 canvas.pixel(canvas.width - 1, 0, RED)
+            if self.match.unverified:
+                canvas.pixel(0, canvas.height - 1, UNVERIFIED_COLOUR)
         self.c = None
 
     # drawing in layout coordinates (offset to centre the 16x16 layout)
@@ -629,6 +727,8 @@ class QbertMode(Mode):
             return
         if v == LOG_VIEW:
             return self._full_log()
+        if v == DIE_VIEW:
+            return self._full_die()
         ph = self.match.phase
         if ph == mt.ROLLOFF:
             self._full_rolloff()
@@ -674,13 +774,29 @@ class QbertMode(Mode):
         else:
             self._icon(1 if not r[0] else 10, 11, "arrow_up", WHITE)
 
+    def _peek_glyph(self, x_bottom, y_bottom, x_top, y_top, value):
+        """The private peek: a dim digit by the Q*bert player's edge, upright for
+        them (player 1 at the bottom edge, player 2 at the top: docs/qbert.md)."""
+        g = font.glyph(str(value))
+        if self.match.qbert == 2:
+            self.c.bits(self.ox + x_top, self.oy + y_top, font.turned(g), font.WIDTH,
+                        font.HEIGHT, PEEK_COLOUR)
+        else:
+            self.c.bits(self.ox + x_bottom, self.oy + y_bottom, g, font.WIDTH, font.HEIGHT,
+                        PEEK_COLOUR)
+
     def _full_tube(self):
         m = self.match
         ph = m.phase
-        self._header("qbert", QBERT_COLOUR)
-        self._vline(5, 6, 10, TUBE_COLOUR)
-        self._vline(10, 6, 10, TUBE_COLOUR)
-        self._hline(5, 15, 6, TUBE_COLOUR)
+        peek = self.peeking and not m.tube_shown
+        if peek and m.qbert == 2:
+            self._icon(0, 0, "qbert", QBERT_COLOUR)  # the top edge is the peek's
+        else:
+            self._header("qbert", QBERT_COLOUR)
+        wall = READ_COLOUR if m.tube_reads else TUBE_COLOUR  # both players see a read
+        self._vline(5, 6, 10, wall)
+        self._vline(10, 6, 10, wall)
+        self._hline(5, 15, 6, wall)
         if ph == mt.DROP:
             self._fill(7, 7, 2, 2, WHITE)  # the die, ready to drop
             self._icon(0, 8, "arrow_down", WHITE)
@@ -690,16 +806,38 @@ class QbertMode(Mode):
             y = 7 + (self.t - self.anim_start) * 6 // DROP_MS
             self._fill(7, y, 2, 2, WHITE)
             return
-        self._hline(5, 6, 6, TUBE_COLOUR)  # the tube is down over the die
-        if m.tube_shown or self.peeking:
+        self._hline(5, 6, 6, wall)  # the tube is down over the die
+        if m.tube_shown:
             self._text(7, 9, str(m.tube), ROLL_COLOUR)
+        elif peek:
+            self._peek_glyph(7, 10, 6, 0, m.tube)
         else:
             self._fill(6, 7, 4, 8, DIM)
         if ph == mt.MOVE:
-            self._icon(0, 8, "eye", GREY)          # hold A: peek
+            self._icon(0, 8, "eye", wall)          # hold A: peek
             self._icon(11, 8, "arrow_right", GREY)  # B: Q*bert's move is over
         else:
             self._icon(0, 8, "arrow_up", WHITE)     # A: lift the tube
+
+    def _full_die(self):
+        """The character die the players own: its name and its faces in the
+        characters' colours (a shared face split in two)."""
+        text = self.setting("faces", rules.DEFAULT_FACES)
+        i = rules.preset_of(text)
+        self._centre(0, rules.FACE_PRESETS[i][0] if i >= 0 else "OWN", WHITE)
+        faces = self.faces()
+        big = len(faces) <= 6
+        size, cols = (4, 3) if big else (2, 5)
+        for k in range(len(faces)):
+            x = (1 if big else 1) + (size + 1) * (k % cols)
+            y = 6 + (size + 1) * (k // cols)
+            f = faces[k]
+            if len(f) == 1:
+                self._fill(x, y, size, size, CHARACTER_COLOURS[f[0]])
+            else:
+                half = size // 2
+                self._fill(x, y, half, size, CHARACTER_COLOURS[f[0]])
+                self._fill(x + half, y, size - half, size, CHARACTER_COLOURS[f[1]])
 
     def _full_nasty(self):
         m = self.match
@@ -812,13 +950,23 @@ class QbertMode(Mode):
         self._text(13, 11, "N", RED)
 
     def _full_log(self):
-        m = self.match
-        e = m.log[self.log_pos]
+        e = self._log_list()[self.log_pos]
         kind = e[3]
         if kind == mt.ROLL_OFF:
             self._text(0, 0, "P%d" % e[5], PLAYER_COLOURS[e[5] - 1])
         else:
             self._text(0, 0, "%d.%d" % (e[1], e[2]), GREY)  # round.turn
+        if kind == mt.READ:  # the hidden roll left the device: over USB, or the board
+            self._text(0, 6, "USB" if e[5] == mt.READ_USB else "PC", READ_COLOUR)
+            self._icon(11, 6, "eye", READ_COLOUR)
+            return
+        if kind == mt.SETTING:
+            self._text(0, 6, "SET", WHITE)
+            self._text(0, 11, e[6][:4].upper(), GREY)
+            return
+        if kind == mt.NOTE:
+            self._text(0, 6, "?!", UNVERIFIED_COLOUR)
+            return
         if kind == mt.CHARACTER:
             face = rules.mask_face(e[6])
             mover = e[5]
@@ -874,8 +1022,10 @@ class QbertMode(Mode):
             c.pixel(w - 1, bottom, RED)
             return
         if v == LOG_VIEW:
-            e = m.log[self.log_pos]
-            if e[3] == mt.CHARACTER:
+            e = self._log_list()[self.log_pos]
+            if e[3] > mt.STEPS:
+                c.text(0, 0, "?!" if e[3] == mt.NOTE else "!", READ_COLOUR)
+            elif e[3] == mt.CHARACTER:
                 face = rules.mask_face(e[6])
                 self._char_icon(0, 0, e[5] if e[5] >= 0 else face[0], out=e[5] < 0)
             elif e[3] == mt.TUBE and e[5] == mt.HIDDEN:
@@ -909,10 +1059,16 @@ class QbertMode(Mode):
                             WHITE)
             else:
                 c.hline(x0, 0, 6, WHITE if ph == mt.REVEAL else TUBE_COLOUR)
-                if m.tube_shown or self.peeking:
+                if m.tube_shown:
                     c.text(x0 + 1, 1, str(m.tube), ROLL_COLOUR)
+                elif self.peeking:
+                    self.ox = self.oy = 0
+                    self._peek_glyph(x0 + 1, h - 6, x0 + 1, 1, m.tube)
                 else:
                     c.fill_rect(x0 + 1, 1, 4, h - 2, DIM)
+                if m.tube_reads:
+                    c.vline(x0, 0, h, READ_COLOUR)
+                    c.vline(x0 + 5, 0, h, READ_COLOUR)
         elif ph == mt.NASTY:
             if not m.face or self._tumbling():
                 c.icon(0, 0, "die", GREY)

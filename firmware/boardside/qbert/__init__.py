@@ -27,10 +27,19 @@ PEGS = 28          # "28 pegs" in the box
 TUBE_SIDES = 8     # "the eight-sided die" dropped into the secret tube
 STEP_SIDES = 6     # "the six-sided die" rolled with the character die
 
-# The rules do not list the character die's faces. French rule 5 ("Pour déplacer
-# les méchants") says one face is Ugg/Wrong Way and the player chooses which to
-# move; the sixth face is a second Coily (see docs/qbert.md for the reasons).
-DEFAULT_FACES = "coily,red_ball,green_ball,slick,ugg/wrong_way,coily"
+# The rules do not list the character die's faces, and players own a physical die:
+# they say which one at match set-up (docs/qbert.md has the odds of each). The
+# readings the texts support:
+# - SIX: the English text lists six characters for a six-sided character die: one
+#   face each (the default: the plainest reading of the text in the box's language);
+# - UGWW: French rule 5 ("Si le lancement du dé 'personnages' fait apparaître Sens
+#   Interdit/Ugg, le joueur peut choisir") puts Ugg and Wrong Way on one face; the
+#   sixth face is then not named by either text: this preset gives it to Coily.
+FACE_PRESETS = (
+    ("SIX", "coily,red_ball,green_ball,slick,ugg,wrong_way"),
+    ("UGWW", "coily,red_ball,green_ball,slick,ugg/wrong_way,coily"),
+)
+DEFAULT_FACES = FACE_PRESETS[0][1]
 MAX_FACES = 20
 
 # What happens when the character die shows a character that is out: the rules
@@ -65,6 +74,35 @@ def parse_faces(text):
     if len(faces) > MAX_FACES:
         raise ValueError("a character die with %d faces? at most %d" % (len(faces), MAX_FACES))
     return tuple(faces)
+
+
+def preset_of(text):
+    """Index of the preset whose faces ``text`` names (spacing and case aside), -1
+    for a die of the players' own."""
+    try:
+        faces = parse_faces(text)
+    except ValueError:
+        return -1
+    for i in range(len(FACE_PRESETS)):
+        if parse_faces(FACE_PRESETS[i][1]) == faces:
+            return i
+    return -1
+
+
+def odds(faces):
+    """How often each character comes up, as (character, faces, of faces), for the
+    characters on the die. A shared face counts for both of its characters: it
+    offers either (French rule 5: the player chooses)."""
+    n = len(faces)
+    out = []
+    for c in range(len(CHARACTERS)):
+        k = 0
+        for f in faces:
+            if c in f:
+                k += 1
+        if k:
+            out.append((CHARACTERS[c], k, n))
+    return out
 
 
 def face_name(face):

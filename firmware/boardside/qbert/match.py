@@ -15,7 +15,16 @@ A capture or the last peg ends the round (ROUND_OVER); after round 2, MATCH_OVER
 The hidden roll is committed when dropped: nothing can roll or change it until it
 is revealed, and ``public()`` / ``log_entry()`` never contain it before then.
 Every roll goes into the log. Refused requests raise ModeError and change nothing.
+
+The roll log is the record that settles disputes, so it is a hash chain: every
+entry carries ``link``, the first 32 bits of SHA-256 over the previous link and the
+entry's fixed fields (the rolled value among them). Players who note the last link
+at the end of a match can tell later whether any entry before it was changed; the
+device checks the chain at restore. Reads of the hidden roll over USB, settings
+changed during the match and restores the device cannot vouch for are entries too.
 """
+
+from hashlib import sha256
 
 from boardside.mode import ModeError
 from boardside.qbert import (
@@ -42,14 +51,22 @@ WAITING = {
     ROUND_OVER: "the next round", MATCH_OVER: "a new match",
 }
 
-# Log entries are small lists: [game, round, turn, kind, value, a, b]
+# Log entries are small lists: [game, round, turn, kind, value, a, b, link]
 ROLL_OFF = 0   # value: d6; a: player
 TUBE = 1       # value: d8; a: outcome (below); b: spaces Q*bert used, -1 unknown
 CHARACTER = 2  # value: face number; a: character moved, -1 out; b: the face (bit mask)
 STEPS = 3      # value: the nasty six-sided die
-KINDS = ("roll-off", "tube", "character", "steps")
-DIE_OF_KIND = ("d6", "d8", "character", "d6")
-FOR_OF_KIND = ("roll-off", "tube", "nasty", "nasty")
+READ = 4       # value: seconds since power-up; a: READ_USB or READ_HANDED_OVER
+SETTING = 5    # value: 0; b: "key=value" (text)
+NOTE = 6       # value: 0; a: why the restored match could not be vouched for (NOTES)
+KINDS = ("roll-off", "tube", "character", "steps", "read", "setting", "unverified")
+DIE_OF_KIND = ("d6", "d8", "character", "d6", "d8", "", "")
+FOR_OF_KIND = ("roll-off", "tube", "nasty", "nasty", "tube", "", "")
+ROLLS = (ROLL_OFF, TUBE, CHARACTER, STEPS)
+READ_USB = 0          # the hidden roll was read over USB (setting qbert.usb_peek)
+READ_HANDED_OVER = 1  # the board went to a computer while the roll was hidden
+READ_HOW = ("usb", "handed_over")
+NOTES = ("handed_over", "changed", "old_format")
 
 # outcomes of a tube roll (entry field a)
 HIDDEN = 0       # still under the tube
@@ -66,7 +83,19 @@ LOG_MAX = 256    # entries kept, the oldest go first (a turn logs about three ro
 STATE = ("phase", "game", "rolloff", "first", "round", "turn", "pegs", "round_reason",
          "resume_phase", "winner", "falls", "homes", "fall_log", "tube", "tube_shown",
          "tube_entry", "used", "in_danger", "face", "face_chars", "steps", "mover", "choices",
-         "nasty_out", "turn_lost", "char_entry", "log", "log_dropped")
+         "nasty_out", "turn_lost", "char_entry", "log", "log_dropped", "base_link",
+         "tube_reads", "unverified", "previous")
+
+
+def link(prev, e):
+    """The chain value of log entry ``e`` after the entry whose link is ``prev``:
+    32 bits of SHA-256 over prev and the entry's fixed fields (outcomes that are
+    filled in later, a roll's a and b, are not part of it)."""
+    text = "%d %d %d %d %d %d" % (prev, e[0], e[1], e[2], e[3], e[4])
+    if e[3] > STEPS:
+        text = "%s %d %s" % (text, e[5], e[6])
+    d = sha256(text.encode()).digest()
+    return (d[0] << 24 | d[1] << 16 | d[2] << 8 | d[3]) & 0x3FFFFFFF  # a small int on MicroPython
 
 
 class Match:
@@ -75,6 +104,10 @@ class Match:
         self.game = 1
         self.log = []
         self.log_dropped = 0
+        self.base_link = 0        # the link before the first entry kept in the log
+        self.unverified = False   # the match was restored from a state nobody can vouch for
+        self.previous = None      # the last finished match: {"winner", "pegs", "log", ...}
+        self.chain_break = 0      # first log entry not fitting the chain at restore, 0 none
         self.new_game()
 
     # -- set-up ------------------------------------------------------------------
@@ -100,6 +133,7 @@ class Match:
         self.tube = 0             # the d8 in the tube, 0 when empty
         self.tube_shown = False
         self.tube_entry = None    # its log entry
+        self.tube_reads = 0       # times the hidden roll left the device (USB, handover)
         self.used = 0             # spaces Q*bert moved of the revealed roll
         self.in_danger = False
         self._clear_nasty()
@@ -151,19 +185,93 @@ class Match:
 
     # -- the log ---------------------------------------------------------------------
     def _log(self, kind, value, a=0, b=0):
-        e = [self.game, self.round, self.turn, kind, value, a, b]
+        e = [self.game, self.round, self.turn, kind, value, a, b, 0]
+        e[7] = link(self.head(), e)
         self.log.append(e)
         if len(self.log) > LOG_MAX:
-            self.log.pop(0)
+            self.base_link = self.log.pop(0)[7]
             self.log_dropped += 1
         return e
 
-    def log_entry(self, i):
+    def head(self):
+        """The link of the newest entry: the whole log's fingerprint."""
+        return self.log[-1][7] if self.log else self.base_link
+
+    def public_upto(self, log=None):
+        """How many entries' links may be shown: those before a roll still under the
+        tube. A hidden roll's link (and every later one) depends on its value, and
+        eight guesses would find it."""
+        log = self.log if log is None else log
+        for i in range(len(log)):
+            if log[i][3] == TUBE and log[i][5] == HIDDEN:
+                return i
+        return len(log)
+
+    def public_head(self):
+        """The last link that may be shown (see public_upto)."""
+        n = self.public_upto()
+        return self.log[n - 1][7] if n else self.base_link
+
+    def broken_link(self):
+        """The number (1-based, as in log_entry) of the first entry that does not fit
+        the chain, 0 when the chain holds."""
+        prev = self.base_link
+        for i in range(len(self.log)):
+            e = self.log[i]
+            if link(prev, e) != e[7]:
+                return self.log_dropped + i + 1
+            prev = e[7]
+        return 0
+
+    def in_progress(self):
+        """A match has begun (a roll was made) and is not over."""
+        return self.phase != MATCH_OVER and (len(self.log) > 0 or self.game > 1)
+
+    def read_hidden(self, seconds, how=READ_USB):
+        """The hidden roll leaves the device (a USB read, or the board handed to a
+        computer): logged with its time, and counted so the tube shows it."""
+        if not self.hidden_roll():
+            raise ModeError("no hidden roll to read")
+        self.tube_reads += 1
+        self._log(READ, seconds, how)
+        return self.tube
+
+    def setting_changed(self, key, value):
+        """A setting changed while the match is played: it goes into the log."""
+        if self.in_progress():
+            text = "%s=%s" % (key, "default" if value is None else value)
+            self._log(SETTING, 0, 0, text[:60])
+
+    def note_unverified(self, reason):
+        """The match was restored from a state the device cannot vouch for."""
+        if reason in NOTES and (self.log or self.phase != ROLLOFF):
+            self.unverified = True
+            self._log(NOTE, 0, NOTES.index(reason))
+            if self.hidden_roll():
+                self.read_hidden(0, READ_HANDED_OVER)
+
+    def log_entry(self, i, log=None):
         """Public view of log entry i (0 = oldest kept): a hidden roll has no value."""
-        e = self.log[i]
+        log = self.log if log is None else log
+        e = log[i]
         kind = e[3]
-        d = {"n": self.log_dropped + i + 1, "game": e[0], "round": e[1], "turn": e[2],
-             "die": DIE_OF_KIND[kind], "for": FOR_OF_KIND[kind]}
+        d = {"n": i + 1, "game": e[0], "round": e[1], "turn": e[2], "kind": KINDS[kind]}
+        if i < self.public_upto(log):
+            d["link"] = "%08x" % e[7]
+        if log is self.log:
+            d["n"] += self.log_dropped
+        if kind == READ:
+            d["seconds"] = e[4]
+            d["how"] = READ_HOW[e[5]]
+            return d
+        if kind == SETTING:
+            d["setting"] = e[6]
+            return d
+        if kind == NOTE:
+            d["unverified"] = NOTES[e[5]]
+            return d
+        d["die"] = DIE_OF_KIND[kind]
+        d["for"] = FOR_OF_KIND[kind]
         if kind == TUBE and e[5] == HIDDEN:
             d["hidden"] = True
             return d
@@ -244,13 +352,22 @@ class Match:
 
     def new_match(self):
         """Start over with a roll-off. After a tie it is the next game of the same
-        match ("play another game"): the log is kept. Otherwise it starts afresh."""
+        match ("play another game"): the log is kept. Otherwise it starts afresh, and
+        the match just finished (its result and roll log) is kept as ``previous``
+        until the next one finishes."""
         if self.tie():
             self.game += 1
         else:
+            if self.phase == MATCH_OVER:
+                self.previous = {"winner": self.winner, "pegs": list(self.pegs),
+                                 "game": self.game, "log": self.log,
+                                 "log_dropped": self.log_dropped, "head": self.head(),
+                                 "unverified": self.unverified}
             self.game = 1
             self.log = []
             self.log_dropped = 0
+            self.base_link = 0
+            self.unverified = False
         self.new_game()
 
     def _end_round(self, reason):
@@ -536,6 +653,8 @@ class Match:
             "choices": list(self.choices), "nasty_out": self.nasty_out,
             "turn_lost": self.turn_lost, "char_entry": self._index(self.char_entry),
             "log": [list(e) for e in self.log], "log_dropped": self.log_dropped,
+            "base_link": self.base_link, "tube_reads": self.tube_reads,
+            "unverified": self.unverified, "previous": self.previous,
         }
 
     def _index(self, entry):
@@ -551,86 +670,255 @@ class Match:
         other = Match(self.rng)
         try:
             other._load(d)
-        except (KeyError, TypeError, IndexError) as e:
+        except (KeyError, TypeError, IndexError, AttributeError) as e:
             raise ValueError("saved Q*bert match is damaged: %r" % (e,))
         for name in STATE:
             setattr(self, name, getattr(other, name))
+        self.chain_break = other.chain_break
 
     def _load(self, d):
+        """Load a saved match, checking what it means, not only its types: every
+        field in range, and the fields agreeing with each other and with the phase
+        (a match that could not have been played raises ValueError)."""
+        def bad(what):
+            raise ValueError("saved Q*bert match: %s" % what)
+
+        def is_int(v):
+            return isinstance(v, int) and v is not True and v is not False
+
         def num(key, lo, hi):
             v = d[key]
-            if not isinstance(v, int) or v is True or v is False or not lo <= v <= hi:
-                raise ValueError("saved Q*bert match: '%s' out of range" % key)
+            if not is_int(v) or not lo <= v <= hi:
+                bad("'%s' out of range" % key)
+            return v
+
+        def flag(key):
+            v = d[key]
+            if v is not True and v is not False:
+                bad("'%s' is not true or false" % key)
             return v
 
         def ints(key, n, lo, hi):
             v = d[key]
-            if not isinstance(v, list) or len(v) != n:
-                raise ValueError("saved Q*bert match: '%s' is not a list of %d" % (key, n))
+            if not isinstance(v, list) or (n >= 0 and len(v) != n):
+                bad("'%s' is not a list of %d" % (key, n))
             for x in v:
-                if not isinstance(x, int) or x is True or x is False or not lo <= x <= hi:
-                    raise ValueError("saved Q*bert match: '%s' out of range" % key)
+                if not is_int(x) or not lo <= x <= hi:
+                    bad("'%s' out of range" % key)
             return list(v)
 
         n_chars = len(CHARACTERS)
-        if d["phase"] not in PHASES or d["resume_phase"] not in IN_ROUND + ("",):
-            raise ValueError("saved Q*bert match: unknown phase")
-        self.phase = d["phase"]
+        phase = d["phase"]
+        if phase not in PHASES:
+            bad("unknown phase")
+        self.phase = phase
         self.game = num("game", 1, 1 << 20)
         self.rolloff = ints("rolloff", 2, 0, 6)
         self.first = num("first", 0, 2)
         self.round = num("round", 0, 2)
         self.turn = num("turn", 0, 1 << 20)
         self.pegs = ints("pegs", 2, 0, PEGS)
-        self.round_reason = d["round_reason"] if d["round_reason"] in ("", "captured",
-                                                                        "pegs") else ""
+        self.round_reason = d["round_reason"]
         self.resume_phase = d["resume_phase"]
+        if phase == ROUND_OVER:
+            if self.round_reason not in ("captured", "pegs") or self.resume_phase not in IN_ROUND:
+                bad("a round end without its reason")
+        elif self.round_reason != "" or self.resume_phase != "":
+            bad("a round end reason outside the round end")
         self.winner = num("winner", 0, 2)
+        r = self.rolloff
+        if self.first:
+            if not r[0] or not r[1] or r[self.first - 1] <= r[2 - self.first]:
+                bad("the first player does not match the roll-off")
+        elif r[0] and r[1] and r[0] != r[1]:
+            bad("a decided roll-off without a first player")
+        if phase == ROLLOFF:
+            if self.round or self.turn:
+                bad("a round during the roll-off")
+        elif not self.first:
+            bad("a round without a Q*bert player")
+        elif phase == MATCH_OVER:
+            if self.round != 2:
+                bad("a match over before round 2")
+        elif not 1 <= self.round <= 2 or not self.turn:
+            bad("a round number or turn out of range")
+        p1, p2 = self.pegs
+        if phase == MATCH_OVER:
+            if self.winner != (1 if p1 > p2 else 2 if p2 > p1 else 0):
+                bad("the winner does not match the pegs")
+        elif self.winner:
+            bad("a winner before the match is over")
         self.falls = ints("falls", n_chars, 0, 2)
         self.homes = ints("homes", n_chars, 0, 1 << 20)
+        pursued = [0] * n_chars
+        homed = [0] * n_chars
         self.fall_log = []
         for f in d["fall_log"]:
-            if not isinstance(f, list) or len(f) != 2 or f[0] not in range(n_chars):
-                raise ValueError("saved Q*bert match: bad fall record")
-            self.fall_log.append([f[0], bool(f[1])])
+            if (not isinstance(f, list) or len(f) != 2 or not is_int(f[0])
+                    or not 0 <= f[0] < n_chars or f[1] not in (True, False)):
+                bad("bad fall record")
+            if f[1]:
+                pursued[f[0]] += 1
+            else:
+                homed[f[0]] += 1
+            self.fall_log.append([f[0], f[1]])
+        for c in range(n_chars):
+            if self.falls[c] > FALLS_TO_OUT[c] or pursued[c] != self.falls[c] \
+                    or homed[c] != self.homes[c]:
+                bad("falls that do not match the fall records")
         self.tube = num("tube", 0, 8)
-        self.tube_shown = bool(d["tube_shown"])
+        self.tube_shown = flag("tube_shown")
         self.used = num("used", 0, 8)
-        self.in_danger = bool(d["in_danger"])
+        self.in_danger = flag("in_danger")
+        self.tube_reads = num("tube_reads", 0, 1 << 20) if "tube_reads" in d else 0
         self.face = num("face", 0, MAX_FACES)
-        self.face_chars = tuple(ints("face_chars", len(d["face_chars"]), 0, n_chars - 1))
+        self.face_chars = tuple(ints("face_chars", -1, 0, n_chars - 1))
         self.steps = num("steps", 0, 6)
         self.mover = num("mover", -1, n_chars - 1)
-        self.choices = tuple(ints("choices", len(d["choices"]), 0, n_chars - 1))
-        self.nasty_out = bool(d["nasty_out"])
-        self.turn_lost = bool(d["turn_lost"])
+        self.choices = tuple(ints("choices", -1, 0, n_chars - 1))
+        self.nasty_out = flag("nasty_out")
+        self.turn_lost = flag("turn_lost")
         self.log_dropped = num("log_dropped", 0, 1 << 30)
-        self.log = []
-        for e in d["log"]:
-            if (not isinstance(e, list) or len(e) != 7
-                    or any(not isinstance(x, int) or x is True or x is False for x in e)
-                    or not 0 <= e[3] < len(KINDS)):
-                raise ValueError("saved Q*bert match: bad log entry")
-            self.log.append(list(e))
-        if len(self.log) > LOG_MAX:
-            raise ValueError("saved Q*bert match: log too long")
+        self.base_link = num("base_link", 0, 1 << 30) if "base_link" in d else 0
+        self.unverified = flag("unverified") if "unverified" in d else False
+        self.log = self._load_log(d["log"])
+        self.chain_break = self.broken_link()
+        # the turn in progress
+        if not self.tube:
+            if self.tube_shown or self.used or self.tube_reads:
+                bad("an empty tube that was shown or used")
+        elif self.used > self.tube:
+            bad("more spaces used than rolled")
+        if self.tube_reads and (not self.tube or self.tube_shown):
+            bad("reads of a roll that is not hidden")
+        in_turn = (MOVE, NASTY, REVEAL, ESCAPE, BONUS)
+        if phase in in_turn and not self.tube:
+            bad("a turn in progress without a roll")
+        if phase == DROP and (self.tube or self.face):
+            bad("a roll in the tube before the drop")
+        if phase in (MOVE, NASTY, REVEAL) and self.tube_shown:
+            bad("the roll shown before the tube was lifted")
+        if phase in (ESCAPE, BONUS) and not self.tube_shown:
+            bad("the escape without the roll shown")
+        if phase == MOVE and self.face:
+            bad("a nasty roll during Q*bert's move")
+        if phase == REVEAL and not self.face:
+            bad("the reveal before the nasty roll")
+        # the nasty roll
+        fc = self.face_chars
+        if not self.face:
+            if fc or self.steps or self.mover != -1 or self.choices or self.nasty_out \
+                    or self.turn_lost:
+                bad("a nasty roll without a face")
+        else:
+            if not fc or not self.steps:
+                bad("a face without its characters or steps")
+            for k in range(len(fc)):
+                if fc[k] in fc[k + 1:]:
+                    bad("a face naming a character twice")
+            if self.nasty_out:
+                if self.mover != -1 or self.choices:
+                    bad("a character moving on a face that is out")
+                for c in fc:
+                    if not self.is_out(c):
+                        bad("a face out although its character is in play")
+            elif self.mover not in fc or self.turn_lost:
+                bad("the mover is not on the face")
+            if self.choices:
+                if len(self.choices) < 2 or self.mover not in self.choices:
+                    bad("a choice without the mover")
+                for c in self.choices:
+                    if c not in fc:
+                        bad("a choice that is not on the face")
         self.tube_entry = self._entry(d["tube_entry"], TUBE)
         self.char_entry = self._entry(d["char_entry"], CHARACTER)
-        if (self.tube and self.tube_entry is None) or self.used > self.tube:
-            raise ValueError("saved Q*bert match: the tube roll has no log entry")
-        if self.phase in (MOVE, NASTY, REVEAL, ESCAPE, BONUS) and not self.tube:
-            raise ValueError("saved Q*bert match: a turn in progress without a roll")
-        if self.phase not in (ROLLOFF, MATCH_OVER) and self.qbert == 0:
-            raise ValueError("saved Q*bert match: a round without a Q*bert player")
+        if self.tube:
+            e = self.tube_entry
+            if e is None or e[4] != self.tube or (e[5] == HIDDEN) == self.tube_shown:
+                bad("the tube roll does not match its log entry")
+        elif self.tube_entry is not None:
+            bad("a log entry for an empty tube")
+        if self.face:
+            e = self.char_entry
+            if e is None or e[4] != self.face or e[6] != face_mask(fc) or e[5] != self.mover:
+                bad("the nasty roll does not match its log entry")
+        elif self.char_entry is not None:
+            bad("a log entry for a nasty roll not made")
+        prev = d["previous"] if "previous" in d else None
+        if prev is not None:
+            if not isinstance(prev, dict):
+                bad("the previous match is damaged")
+            for key, lo, hi in (("winner", 0, 2), ("game", 1, 1 << 20),
+                                ("log_dropped", 0, 1 << 30), ("head", 0, 1 << 30)):
+                if not is_int(prev[key]) or not lo <= prev[key] <= hi:
+                    bad("the previous match is damaged")
+            if (not isinstance(prev["pegs"], list) or len(prev["pegs"]) != 2
+                    or prev["unverified"] not in (True, False)):
+                bad("the previous match is damaged")
+            for x in prev["pegs"]:
+                if not is_int(x) or not 0 <= x <= PEGS:
+                    bad("the previous match is damaged")
+            prev = dict(prev)
+            prev["log"] = self._load_log(prev["log"])
+        self.previous = prev
+
+    def _load_log(self, entries):
+        if not isinstance(entries, list) or len(entries) > LOG_MAX:
+            raise ValueError("saved Q*bert match: the log is not a list of at most %d"
+                             % LOG_MAX)
+        log = []
+        prev = self.base_link
+        for e in entries:
+            if not isinstance(e, list) or len(e) not in (7, 8):
+                raise ValueError("saved Q*bert match: bad log entry")
+            kind = e[3] if isinstance(e[3], int) else -1
+            for k in range(len(e)):
+                x = e[k]
+                if k == 6 and kind == SETTING:
+                    if not isinstance(x, str) or len(x) > 60:
+                        raise ValueError("saved Q*bert match: bad log entry")
+                elif not isinstance(x, int) or x is True or x is False:
+                    raise ValueError("saved Q*bert match: bad log entry")
+            if not 0 <= kind < len(KINDS) or not _entry_fits(e):
+                raise ValueError("saved Q*bert match: log entry out of range")
+            e = list(e)
+            if len(e) == 7:  # saved before the chain: link it now
+                e.append(link(prev, e))
+            prev = e[7]
+            log.append(e)
+        return log
 
     def _entry(self, i, kind):
-        if not isinstance(i, int) or i is True or i < 0:
+        if not isinstance(i, int) or i is True or i is False or i < 0:
             return None
+        if i >= len(self.log):
+            raise ValueError("saved Q*bert match: log entry %d is missing" % i)
         e = self.log[i]
         if e[3] != kind:
             raise ValueError("saved Q*bert match: log entry %d is not a %s roll"
                              % (i, KINDS[kind]))
         return e
+
+
+def _entry_fits(e):
+    kind, value, a, b = e[3], e[4], e[5], e[6]
+    if not (1 <= e[0] and 0 <= e[1] <= 2 and e[2] >= 0):
+        return False
+    if len(e) == 8 and not 0 <= e[7] < (1 << 30):
+        return False
+    if kind == ROLL_OFF:
+        return 1 <= value <= 6 and a in (1, 2)
+    if kind == TUBE:
+        return 1 <= value <= 8 and 0 <= a < len(OUTCOMES) and -1 <= b <= value
+    if kind == CHARACTER:
+        return 1 <= value <= MAX_FACES and -1 <= a < len(CHARACTERS) and 0 < b < 64
+    if kind == STEPS:
+        return 1 <= value <= 6
+    if kind == READ:
+        return value >= 0 and 0 <= a < len(READ_HOW)
+    if kind == SETTING:
+        return value == 0
+    return value == 0 and 0 <= a < len(NOTES)
 
 
 def face_title(face):
