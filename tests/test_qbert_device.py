@@ -212,8 +212,13 @@ def test_protocol_actions_and_settings():
         log = act("log")
         assert log["entries"][-1]["hidden"] is True and "value" not in log["entries"][-1]
         hidden = board.app.mode().match.tube
-        assert act("peek", hold=True)["value"] == hidden
+        r = act("peek", hold=True)
+        assert r["peeking"] is True and "value" not in r   # the LEDs' peek only
         assert act("peek", hold=False)["peeking"] is False
+        r = act("read")
+        assert r["ok"] is False and "qbert.usb_peek" in r["error"]
+        assert board.request({"cmd": "set", "key": "qbert.usb_peek", "value": True})["ok"]
+        assert act("read")["value"] == hidden
         assert act("pegs", delta=3)["pegs_taken"] == 3
         assert act("fall", character="red_ball", pursuing=True)["out"] == ["red_ball"]
         assert act("end_move")["phase"] == "nasty"
@@ -224,7 +229,11 @@ def test_protocol_actions_and_settings():
         assert act("end_nasty")["phase"] == "reveal"
         r = act("reveal")
         assert r["value"] == hidden and r["tube"]["value"] == hidden
-        assert act("log", **{"from": 1, "count": 16})["entries"][2]["value"] == hidden
+        entries = act("log", **{"from": 1, "count": 16})["entries"]
+        tube = [e for e in entries if e["kind"] == "tube"][0]
+        assert tube["value"] == hidden
+        assert [e["kind"] for e in entries].count("read") == 1
+        assert [e["setting"] for e in entries if e["kind"] == "setting"] == ["usb_peek=True"]
         assert act("end_turn", spaces=0, in_danger=True)["phase"] == "drop"
         assert act("captured")["round_over"] == "captured"
         assert act("next")["round"] == 2

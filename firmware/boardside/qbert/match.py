@@ -17,7 +17,7 @@ is revealed, and ``public()`` / ``log_entry()`` never contain it before then.
 Every roll goes into the log. Refused requests raise ModeError and change nothing.
 
 The roll log is the record that settles disputes, so it is a hash chain: every
-entry carries ``link``, the first 32 bits of SHA-256 over the previous link and the
+entry carries ``link``, 30 bits of SHA-256 over the previous link and the
 entry's fixed fields (the rolled value among them). Players who note the last link
 at the end of a match can tell later whether any entry before it was changed; the
 device checks the chain at restore. Reads of the hidden roll over USB, settings
@@ -89,7 +89,7 @@ STATE = ("phase", "game", "rolloff", "first", "round", "turn", "pegs", "round_re
 
 def link(prev, e):
     """The chain value of log entry ``e`` after the entry whose link is ``prev``:
-    32 bits of SHA-256 over prev and the entry's fixed fields (outcomes that are
+    30 bits of SHA-256 (a small int) over prev and the entry's fixed fields (outcomes that are
     filled in later, a roll's a and b, are not part of it)."""
     text = "%d %d %d %d %d %d" % (prev, e[0], e[1], e[2], e[3], e[4])
     if e[3] > STEPS:
