@@ -2,7 +2,10 @@
 
 The engine is checked against a deliberately naive reading of the rules written
 here (sets of squares, a plain breadth-first search per player and per fence), for
-2 and 4 players and every combination of house rules."""
+2 and 4 players and every combination of house rules; and after moves taken back,
+against a fresh engine that only replayed the moves still on the board."""
+
+import random
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -152,18 +155,22 @@ def state(g):
             g.legal_moves(), g.distances(), g.record())
 
 
+def random_move(g, c, fence_share):
+    """A legal move picked by c; a fence with about fence_share / 8."""
+    moves = g.legal_moves()
+    fences = [m for m in moves if len(m) == 3]
+    if fences and (c & 7) < fence_share:
+        return fences[(c >> 3) % len(fences)]
+    pawns = [m for m in moves if len(m) != 3]
+    return pawns[(c >> 3) % len(pawns)]
+
+
 def play_random(g, choices, fence_share):
     """Play one legal move per choice; fences with about fence_share / 8."""
     for c in choices:
         if g.winner is not None:
             break
-        moves = g.legal_moves()
-        fences = [m for m in moves if len(m) == 3]
-        if fences and (c & 7) < fence_share:
-            g.play(fences[(c >> 3) % len(fences)])
-        else:
-            pawns = [m for m in moves if len(m) != 3]
-            g.play(pawns[(c >> 3) % len(pawns)])
+        g.play(random_move(g, c, fence_share))
     return g
 
 
@@ -279,3 +286,116 @@ def test_record_and_saved_state_round_trip(params):
     assert state(replay) == state(g)
     assert state(Quoridor.from_dict(g.to_dict())) == state(g)
     assert notation.moves(g.record()) == g.history
+
+
+# -- play and undo against a fresh engine ---------------------------------------------
+
+def verdicts(g):
+    """What check() says about every move, in ALL_MOVES order: None or (code, message)."""
+    out = []
+    for move in ALL_MOVES:
+        try:
+            g.check(move)
+            out.append(None)
+        except IllegalMove as exc:
+            out.append((exc.code, str(exc)))
+    return out
+
+
+def answers(g, checks_first):
+    """Every public answer of the engine about its position. The engine keeps caches
+    that its queries fill in, so the order of the queries is part of the test."""
+    if checks_first:
+        checked = verdicts(g)
+    listed = (g.legal_moves(), [g.shortest_distance(p) for p in range(g.players)],
+              g.distances())
+    if not checks_first:
+        checked = verdicts(g)
+    walls = [g.wall(x, y, d) for x in range(9) for y in range(9) for d in range(4)]
+    return (g.positions, [g.pawn_xy(p) for p in range(g.players)], g.fences, g.fences_left,
+            g.turn, g.winner, g.history, g.record(), g.to_dict(), walls, checked, listed)
+
+
+def replayed(g):
+    """A fresh engine that only replayed the moves of g."""
+    fresh = Quoridor(g.players, **g.settings)
+    for move in g.history:
+        fresh.play(move)
+    return fresh
+
+
+steps = st.lists(st.tuples(st.integers(0, 9), st.integers(0, 1 << 20), st.booleans()),
+                 max_size=50)
+
+
+def check_play_and_undo(params, ops):
+    players, third, edge, fences, share, choices = params
+    g = new_game(players, third, edge, fences)
+    for kind, c, checks_first in ops:
+        if kind < 6 and g.winner is None:
+            g.play(random_move(g, c, share))
+        else:
+            g.undo()
+        assert answers(g, checks_first) == answers(replayed(g), checks_first), g.history
+
+
+def check_take_backs(players, third, edge, fences, seed, share, plies):
+    rnd = random.Random(seed)
+    g = new_game(players, third, edge, fences)
+    while g.winner is None and len(g.history) < plies:
+        expected = answers(replayed(g), True)
+        moves = g.legal_moves()
+        fence_moves = [m for m in moves if len(m) == 3]
+        tries = [m for m in moves if len(m) != 3] + rnd.sample(fence_moves,
+                                                               min(2, len(fence_moves)))
+        for move in tries:
+            g.play(move)
+            if rnd.random() < 0.5:
+                g.legal_moves()
+            else:
+                g.distances()
+            g.undo()
+            assert answers(g, True) == expected, (g.record(), move)
+        if fence_moves and rnd.random() < share:
+            g.play(rnd.choice(fence_moves))
+        else:
+            g.play(rnd.choice([m for m in moves if len(m) != 3]))
+
+
+take_backs = st.tuples(st.sampled_from([2, 4]), st.booleans(), st.booleans(),
+                       st.sampled_from([None, 20]), st.integers(0, 1 << 32),
+                       st.sampled_from([0.2, 0.4, 0.6]))
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(take_backs)
+def test_take_back_after_a_question_answers_like_a_fresh_engine(params):
+    """Through a whole random game: at every position play each pawn move (and two
+    fences), ask for the legal moves or the distances, take the move back. The engine
+    must then answer like an engine that never saw the move, (5) open access
+    included: a take-back leaves no stale shortcut to judge a fence with."""
+    check_take_backs(*params, plies=100)
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(take_backs)
+def test_take_back_after_a_question_answers_like_a_fresh_engine_in_many_games(params):
+    check_take_backs(*params, plies=150)
+
+
+@SETTINGS
+@given(games, steps)
+def test_play_and_undo_answer_like_a_fresh_engine(params, ops):
+    """After any mix of moves and take-backs the engine answers every question as
+    an engine that only replayed the moves still on the board: the rules, (5) open
+    access to the goal line included, do not depend on what was taken back."""
+    check_play_and_undo(params, ops)
+
+
+@pytest.mark.slow
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games, st.lists(st.tuples(st.integers(0, 9), st.integers(0, 1 << 20),
+                                 st.booleans()), max_size=120))
+def test_play_and_undo_answer_like_a_fresh_engine_in_long_games(params, ops):
+    check_play_and_undo(params, ops)

@@ -386,6 +386,28 @@ def test_undo_goes_back_to_the_start():
     assert g.undo() is None
 
 
+def test_take_back_leaves_no_stale_way_out_for_the_fence_rule():
+    """(5) "you must always leave an open access to the goal line" holds after a
+    take-back too. c1v and c2h wall d1-d2 in on the left and the top; d1v would
+    close the box with player 1 on d1. Player 1 steps to e1, the engine works out
+    its shortest path from there (which does not pass d1), the step is taken back:
+    d1v must still be refused, as in a game that never made the step."""
+    g = game("c1v c2h d1 f5v")
+    g.play("e1")
+    g.legal_moves()
+    g.undo()
+    assert g.positions[0] == "d1"
+    # asked first, before anything else could work the paths out again
+    assert not g.is_legal("d1v")
+    with pytest.raises(IllegalMove) as info:
+        g.play("d1v")
+    assert info.value.code == "blocks_path"
+    assert str(info.value) == "fence would cut off player 1 (d1) from their goal (rank 9)"
+    assert g.fences == ["c1v", "c2h", "f5v"]
+    assert "d1v" not in g.legal_moves()
+    assert g.distances() == game("c1v c2h d1 f5v").distances()
+
+
 def test_undo_a_winning_move():
     g = game("e2 d9 e3 c9 e4 b9 e5 a9 e6 a8 e7 a7 e8 a6 e9")
     assert g.undo() == "e9"

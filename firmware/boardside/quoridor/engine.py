@@ -546,12 +546,9 @@ class Quoridor:
         if rec[0] == 2:
             pass
         elif rec[0] == 0:
-            # a pawn move: the certificate still holds a walk from the old square
-            s = rec[2]
-            self._sq[p] = s
-            self._px[p] = s % 9
-            self._py[p] = s // 9
-            self._dist[p] = -1
+            # a pawn move, back the way it came: the other pawns, the jumped one
+            # included, and the fences are as they were for the move
+            self._move_pawn(p, rec[2])
         else:
             i = rec[2]
             self._placed.pop()
@@ -1158,10 +1155,23 @@ class Quoridor:
 
     def _step(self, s):
         p = self.turn
+        self._undo.append((0, p, self._sq[p]))
+        self._move_pawn(p, s)
+        # (7) first to reach a square of the opposite side wins
+        g = self._goal[p]
+        if ((g == NORTH and s >= 72) or (g == SOUTH and s < 9)
+                or (g == EAST and s % 9 == 8) or (g == WEST and s % 9 == 0)):
+            self.winner = p
+        self.turn = (p + 1) % self.players
+
+    def _move_pawn(self, p, s):
+        """Put the pawn of player p on square s, a move away (a step, a jump or a
+        side-step, forwards or taken back), keeping its certificate a walk from the
+        pawn: every change of a pawn's square goes through here."""
         old = self._sq[p]
-        self._undo.append((0, p, old))
         # extend the certificate by the squares just crossed (the jumped pawn's
-        # square too), so it still holds a walk from the new square to the goal
+        # square too): a walk from the old square, or from the new one, stays a
+        # walk from the new square. Certificates are never changed in place.
         c = self._cert[p]
         if c is not None:
             c = list(c)
@@ -1188,12 +1198,6 @@ class Quoridor:
         self._sq[p] = s
         self._px[p] = s % 9
         self._py[p] = s // 9
-        # (7) first to reach a square of the opposite side wins
-        g = self._goal[p]
-        if ((g == NORTH and s >= 72) or (g == SOUTH and s < 9)
-                or (g == EAST and s % 9 == 8) or (g == WEST and s % 9 == 0)):
-            self.winner = p
-        self.turn = (p + 1) % self.players
 
     def _open_between(self, x, y, x2, y2):
         return self._open(x, y, _direction(x2 - x, y2 - y))
