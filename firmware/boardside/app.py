@@ -264,7 +264,7 @@ class App:
             if name in self.mode_names:
                 try:
                     self.mode(name).restore(state)
-                except (ValueError, TypeError, KeyError, IndexError):
+                except (ValueError, TypeError, KeyError, IndexError, AttributeError):
                     self.instances.pop(name, None)
                     self.reset_modes.append(name)
                     continue

@@ -24,8 +24,7 @@ class Context:
     """What the app hands to a mode: the RNG, the grid size and the settings store.
 
     ``settings`` is a dict of house rules keyed "<mode>.<name>"; modes read their
-    own with ``setting(name, default)``. ``key`` is the device's sealing key
-    (bytes) that keyed hashes use (the roll log's chain); the app sets it.
+    own with ``setting(name, default)``.
     """
 
     def __init__(self, rng, width, height, settings=None):
@@ -33,7 +32,6 @@ class Context:
         self.width = width
         self.height = height
         self.settings = settings if settings is not None else {}
-        self.key = b""
 
     def emit(self, event):
         """Send a device event to the host (the app replaces this)."""

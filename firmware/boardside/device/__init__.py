@@ -81,7 +81,6 @@ class Device:
         if key is None:
             # the board was handed to a computer (or is new): a new key seals from now on
             self.persist.key = storage.make_key()
-        self.app.ctx.key = self.persist.key
         self.report(event)
         if lost:
             self.log.write("boot: saved state set aside (%s)" % lost)
@@ -119,9 +118,6 @@ class Device:
         app = App(EntropyRandom(), self.hw.width, self.hw.height)
         app.log_reader = self.log.tail
         app.sealer = self.seal_now
-        persist = getattr(self, "persist", None)
-        if persist is not None:
-            app.ctx.key = persist.key or b""
         return app
 
     def seal_now(self):
