@@ -39,7 +39,17 @@ def _field(data, path, kind, default=None, required=True):
         ok = isinstance(node, kind)
     if not ok:
         raise HardwareError("hardware: field '%s' has the wrong type: %r" % (path, node))
+    if kind is float and not _finite(node):
+        # JSON parsers take NaN and Infinity; every comparison with NaN is False, so
+        # no range check below would catch it
+        raise HardwareError("hardware: field '%s' must be a finite number, got %r"
+                            % (path, node))
     return node
+
+
+def _finite(x):
+    # math.isfinite is not in every MicroPython build; inf - inf and nan - nan are nan
+    return isinstance(x, int) or x - x == 0
 
 
 def _pin(data, path, required=True):
