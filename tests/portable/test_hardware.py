@@ -91,3 +91,17 @@ def test_large_integers_are_finite_numbers():
     data = json.loads(json.dumps(GOOD))
     data["power"]["ma_per_channel"] = 10 ** 30  # an int: no float overflow to infinity
     assert hardware.Hardware(data).ma_per_channel == 10 ** 30
+
+
+def test_button_times_have_defaults_and_limits():
+    hw = hardware.load(json.dumps(GOOD))
+    assert (hw.debounce_ms, hw.min_press_ms) == (25, 10)
+    hw = hardware.load(variant("buttons.debounce_ms", 40).replace(
+        '"debounce_ms": 40', '"debounce_ms": 40, "min_press_ms": 0'))
+    assert (hw.debounce_ms, hw.min_press_ms) == (40, 0)
+    for field in ("buttons.debounce_ms", "buttons.min_press_ms"):
+        assert error_of(variant(field, -1)) == \
+            "hardware: field '%s' must be 0..200 ms, got -1" % field
+        assert "must be 0..200 ms, got 500" in error_of(variant(field, 500))
+        for wrong in (2.5, "10", True):
+            assert "field '%s' has the wrong type" % field in error_of(variant(field, wrong))
