@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 
@@ -260,6 +261,116 @@ def test_deploy_to_a_port_with_no_repl_fails_clearly(tmp_path):
     finally:
         os.close(master)
         os.close(slave)
+
+
+# A board whose program prints without end and will not stop for Ctrl-C (or a serial
+# device that is no MicroPython board): bytes keep coming, no REPL ever answers.
+CHATTY_MAIN = """\
+import time
+n = 0
+while True:
+    try:
+        print("sensor reading %d" % n)
+        n += 1
+        time.sleep_ms(2)
+    except KeyboardInterrupt:
+        pass
+"""
+
+
+@pytest.fixture
+def chatty(tmp_path):
+    flash = tmp_path / "chatty"
+    flash.mkdir()
+    (flash / "main.py").write_text(CHATTY_MAIN)
+    with LiveBoard(flash_dir=str(flash), blank=True, seed=1) as live:
+        yield live
+
+
+def ends_within(seconds, fn):
+    """fn() in a thread; fails the test if it has not ended after ``seconds``.
+    Returns what it raised (or None)."""
+    box = {}
+
+    def run():
+        try:
+            fn()
+        except BaseException as e:  # the test looks at it
+            box["error"] = e
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), "still waiting after %d s: it hangs" % seconds
+    return box.get("error")
+
+
+def test_deploy_to_a_port_that_keeps_sending_ends_with_a_clear_error(chatty):
+    start = time.monotonic()
+    error = ends_within(60, lambda: deploy.deploy(chatty.path, out=quiet, timeout=2))
+    assert time.monotonic() - start < 15
+    assert isinstance(error, deploy.DeployError), repr(error)
+    message = str(error)
+    assert message.startswith("entering the raw REPL: no answer from MicroPython on %s "
+                              "within 2 s; it kept sending data instead" % chatty.path)
+    assert "sensor reading" in message and "safe mode" in message, message
+    assert chatty.board.powered  # the board was left alone
+
+
+def test_reset_on_a_port_that_keeps_sending_ends_with_a_clear_error(chatty):
+    start = time.monotonic()
+    error = ends_within(60, lambda: deploy.reset(chatty.path, out=quiet, timeout=2))
+    assert time.monotonic() - start < 15
+    assert isinstance(error, deploy.DeployError), repr(error)
+    assert "kept sending data" in str(error) and "safe mode" in str(error)
+
+
+def test_protocol_requests_to_a_port_that_keeps_sending_end_too(chatty):
+    from boardside_host.client import Board, BoardError
+    board = Board(chatty.path, timeout=1)
+    try:
+        error = ends_within(30, lambda: board.request({"cmd": "state"}))
+    finally:
+        board.close()
+    assert isinstance(error, BoardError) and "sensor reading" in str(error)
+
+
+def test_a_request_to_a_port_that_reads_nothing_ends_with_a_clear_error():
+    import tty
+    from boardside_host.client import Board, BoardError
+    master, slave = os.openpty()  # nobody reads what is written to this port
+    tty.setraw(slave)
+    try:
+        board = Board(os.ttyname(slave), timeout=0.5)
+        try:
+            big = {"cmd": "act", "action": "x", "args": {"pad": "x" * 200_000}}
+            error = ends_within(30, lambda: board.request(big))
+        finally:
+            board.close()
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert isinstance(error, BoardError), repr(error)
+    assert "takes nothing in" in str(error)
+
+
+def test_every_board_step_has_a_deadline(blank, monkeypatch):
+    """Once the REPL answered, each piece of code run there has its own deadline:
+    a board that starts printing without end in the middle of a step stops it."""
+    link = deploy.BoardLink(blank.path, quiet, timeout=5, step_timeout=2)
+    try:
+        link.enter()
+        start = time.monotonic()
+        # code that prints for ever and never returns to the prompt
+        with pytest.raises(deploy.DeployError) as e:
+            link.run("import time\nwhile True:\n    print('x' * 40)\n    time.sleep_ms(1)\n",
+                     "hashing files on the board")
+        assert time.monotonic() - start < 10
+        assert str(e.value).startswith("hashing files on the board: no answer from "
+                                       "MicroPython on %s within 2 s" % blank.path)
+        assert e.value.lost
+    finally:
+        link.close()
 
 
 @pytest.mark.slow  # five programs started one after the other: about 8 s
