@@ -442,3 +442,64 @@ def test_the_code_deploy_runs_on_the_board_works_on_micropython(tmp_path):
     assert json.loads(after) == {"/t/": "", "/t/active": build.sha256(b"b")}
     made = build.compile_source(b"x = 1\n", "x.py")
     assert int(mpy) & 0xFF == made[1]  # deploy's .mpy version check
+
+
+def _flash_after_each_switch_step(live, tmp_path, deploy_kwargs):
+    """Deploy, copying the board's flash just before each rename at the root (and of
+    /fw/active): what a power cut at that moment would leave. Returns the copies."""
+    snaps = []
+
+    def snapshot(step, path):
+        name = path.lstrip("/")
+        if step == "rename" and name in ("hardware.json", "boot.py", "main.py", "fw/active"):
+            dest = str(tmp_path / ("cut-before-%d-%s" % (len(snaps), name.replace("/", "-"))))
+            shutil.copytree(live.board.flash.root, dest)
+            snaps.append((name, dest))
+
+    live.board.flash.write_hook = snapshot
+    try:
+        summary = deploy.deploy(live.path, out=quiet, **deploy_kwargs)
+    finally:
+        live.board.flash.write_hook = None
+    assert summary["started"] == "started"
+    return snaps
+
+
+def _boots_or_starts_nothing(flash):
+    """A board powered up with this flash either runs boardside or, with no main.py,
+    runs nothing at all; never 'cannot start' or a traceback."""
+    from boardside_host.sim import SimBoard
+    with SimBoard(flash_dir=flash, blank=True, seed=1) as board:
+        board.boot()
+        out = board.read_serial()
+        has_loader = os.path.exists(os.path.join(flash, "main.py"))
+        return (board.error is None and "cannot start" not in out
+                and board.running == has_loader), out
+
+
+def test_a_first_deploy_cut_at_any_switch_step_leaves_a_board_that_starts(blank, tmp_path):
+    """A blank board: hardware.json goes before the switch and main.py last, so a cut
+    never leaves 'cannot start: no hardware.json' or a loader without firmware."""
+    snaps = _flash_after_each_switch_step(blank, tmp_path, {})
+    names = [n for n, _ in snaps]
+    assert names.index("hardware.json") < names.index("fw/active") < names.index("main.py")
+    for name, flash in snaps:
+        ok, out = _boots_or_starts_nothing(flash)
+        assert ok, "power cut before the rename of %s: %s" % (name, out[-300:])
+
+
+def test_an_upgrade_cut_at_any_switch_step_leaves_a_board_that_starts(blank, tmp_path):
+    deploy.deploy(blank.path, out=quiet)
+    src = firmware_copy(tmp_path, "9.9.9")
+    hw = json.load(open(paths.default_hardware_file()))
+    hw["power"]["brightness"] = 0.5
+    (tmp_path / "hw.json").write_text(json.dumps(hw))
+    with open(os.path.join(src, "main.py"), "a") as f:
+        f.write("\n# a changed loader\n")
+    snaps = _flash_after_each_switch_step(
+        blank, tmp_path, {"source_dir": src, "hardware_file": str(tmp_path / "hw.json")})
+    names = [n for n, _ in snaps]
+    assert names.index("hardware.json") < names.index("main.py") < names.index("fw/active")
+    for name, flash in snaps:
+        ok, out = _boots_or_starts_nothing(flash)
+        assert ok, "power cut before the rename of %s: %s" % (name, out[-300:])

@@ -12,16 +12,21 @@ module decides what to send. The steps:
    on the board; only what changed crosses the cable. Files the new release does
    not have are removed (a stale foo.py would shadow a new foo.mpy).
 4. Hash the filled copy on the board again: every file must match.
-5. Switch: main.py and boot.py (when they changed), then /fw/active, then
-   hardware.json, each written beside its target, checked and renamed over it,
-   so each is always either the old or the new file.
+5. Switch: hardware.json first (any firmware ignores keys it does not know, so
+   the previous one reads the new file too), then boot.py and main.py (when they
+   changed), then /fw/active; each written beside its target, checked and
+   renamed over it, so each is always either the old or the new file. On a board
+   with no main.py yet, main.py is written last: until the loader is there,
+   the board starts nothing.
 6. Soft-reset from the friendly REPL, so main.py starts the new firmware, and
    wait for its boot event.
 
 Until /fw/active is renamed, the board boots the previous firmware untouched;
-after that, the new one, complete. A deploy cut short at any point (cable out,
-Ctrl-C, a failed write) therefore leaves a board that boots. Safe mode (MENU held
-at power-up) and Ctrl-C behave as always: the loader only picks a folder.
+after that, the new one, complete, with its hardware.json. A deploy cut short at
+any point (cable out, Ctrl-C, a failed write) therefore leaves a board that boots
+(or, on a blank board, one that starts nothing until the next deploy). Safe mode
+(MENU held at power-up) and Ctrl-C behave as always: the loader only picks a
+folder.
 """
 
 import base64
@@ -467,16 +472,18 @@ def _deploy(s, package, root, compiled, out, verbose, reset, t0):
         raise DeployError("verify: %s should not be there" % extra[0])
     out("verified %d files in %s" % (len(files), plan.slot))
     code_files = [f for f in plan.root_send if f.path in ROOT_CODE]
-    for f in code_files:
-        _replace(s, "/" + f.path, f.data, out)
-        copied.append("/" + f.path)
-    _replace(s, "/" + build.ACTIVE_FILE, plan.target.encode(), None)
-    s.switched = True
-    out("switched: /fw/active -> %s" % plan.target)
-    for f in plan.root_send:
-        if f not in code_files:
+    # a board with no loader yet starts nothing until main.py arrives: it goes last
+    loader = [f for f in code_files if f.path == "main.py" and "/main.py" not in on_board]
+    for f in [f for f in plan.root_send if f not in code_files] + code_files:
+        if f not in loader:
             _replace(s, "/" + f.path, f.data, out)
             copied.append("/" + f.path)
+    _replace(s, "/" + build.ACTIVE_FILE, plan.target.encode(), None)
+    out("switched: /fw/active -> %s" % plan.target)
+    for f in loader:
+        _replace(s, "/" + f.path, f.data, out)
+        copied.append("/" + f.path)
+    s.switched = True
     removed = list(plan.stale)
     if plan.legacy:
         out("  remove  /%s (a hand-copied package, replaced by %s)" % (build.PACKAGE,
