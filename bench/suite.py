@@ -270,10 +270,14 @@ def _restore(rig, snapshot, poke=None):
     mode keeps its instance (Mode.restore, not App.restore), so that what it keeps
     between presses is as warm as in a game in progress."""
     name = snapshot["screen"]
+    # long enough for the last press's release to count and its deaf time to pass
+    # (each is min_press_ms + debounce_ms), so the next press is sampled at once
+    hw = rig.hw
+    quiet = max(8, -(-2 * (hw.min_press_ms + hw.debounce_ms) // rig.poll_ms))
 
     def setup():
         rig.release_all()
-        rig.passes(8)
+        rig.passes(quiet)
         app = rig.app
         if app.current == name and name in snapshot["modes"]:
             app.mode().restore(snapshot["modes"][name])
@@ -294,17 +298,22 @@ def _press_ops(rig, group, label, snapshot, button, poke=None, render=True):
     change within a second of the last save waits for a quiet moment)."""
     restore = _restore(rig, snapshot, poke)
     sched = rig.dev.persist.schedule
+    # the contact must read closed for min_press_ms before the press counts: the
+    # passes before the one that delivers it only sample the pin
+    sampling = -(-rig.hw.min_press_ms // rig.poll_ms)
 
     def setup_quiet():
         restore()
-        sched.last_write = rig.dev.now  # saved a moment ago: this change waits
         rig.level(button, True)
+        rig.passes(sampling)
+        sched.last_write = rig.dev.now  # saved a moment ago: this change waits
 
     def setup_save():
         restore()
+        rig.level(button, True)
+        rig.passes(sampling)
         sched.last_write = None  # nothing saved lately: this change is saved at once
         rig.dev.persist.last = None
-        rig.level(button, True)
 
     yield Op(group, "press %s -> frame: %s" % (button.upper(), label), rig.step, setup_quiet,
              budget="press")

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from boardside_host import commands
+from boardside_host import commands, paths
 
 
 def run(*args):
@@ -70,6 +70,18 @@ def test_deploy_checks_the_hardware_file_first(tmp_path):
     bad.write_text('{"leds": {"pin": 25}}')
     r = run("deploy", "--hardware", str(bad), "--port", "/dev/null")
     assert r.returncode == 2 and "leds.pin" in r.stderr
+
+
+@pytest.mark.parametrize("value", ["NaN", "Infinity", "-Infinity", "1e999"])
+def test_deploy_refuses_numbers_that_are_not_finite(tmp_path, value):
+    # Python's json reads NaN and Infinity (and 1e999 as Infinity)
+    text = open(paths.default_hardware_file()).read()
+    assert '"ma_per_channel": 20' in text
+    bad = tmp_path / "hw.json"
+    bad.write_text(text.replace('"ma_per_channel": 20', '"ma_per_channel": ' + value))
+    r = run("deploy", "--hardware", str(bad), "--port", "/dev/null")
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "field 'power.ma_per_channel' must be a finite number" in r.stderr
 
 
 def test_install_needs_a_uf2_argument():

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 
@@ -262,6 +263,116 @@ def test_deploy_to_a_port_with_no_repl_fails_clearly(tmp_path):
         os.close(slave)
 
 
+# A board whose program prints without end and will not stop for Ctrl-C (or a serial
+# device that is no MicroPython board): bytes keep coming, no REPL ever answers.
+CHATTY_MAIN = """\
+import time
+n = 0
+while True:
+    try:
+        print("sensor reading %d" % n)
+        n += 1
+        time.sleep_ms(2)
+    except KeyboardInterrupt:
+        pass
+"""
+
+
+@pytest.fixture
+def chatty(tmp_path):
+    flash = tmp_path / "chatty"
+    flash.mkdir()
+    (flash / "main.py").write_text(CHATTY_MAIN)
+    with LiveBoard(flash_dir=str(flash), blank=True, seed=1) as live:
+        yield live
+
+
+def ends_within(seconds, fn):
+    """fn() in a thread; fails the test if it has not ended after ``seconds``.
+    Returns what it raised (or None)."""
+    box = {}
+
+    def run():
+        try:
+            fn()
+        except BaseException as e:  # the test looks at it
+            box["error"] = e
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), "still waiting after %d s: it hangs" % seconds
+    return box.get("error")
+
+
+def test_deploy_to_a_port_that_keeps_sending_ends_with_a_clear_error(chatty):
+    start = time.monotonic()
+    error = ends_within(60, lambda: deploy.deploy(chatty.path, out=quiet, timeout=2))
+    assert time.monotonic() - start < 15
+    assert isinstance(error, deploy.DeployError), repr(error)
+    message = str(error)
+    assert message.startswith("entering the raw REPL: no answer from MicroPython on %s "
+                              "within 2 s; it kept sending data instead" % chatty.path)
+    assert "sensor reading" in message and "safe mode" in message, message
+    assert chatty.board.powered  # the board was left alone
+
+
+def test_reset_on_a_port_that_keeps_sending_ends_with_a_clear_error(chatty):
+    start = time.monotonic()
+    error = ends_within(60, lambda: deploy.reset(chatty.path, out=quiet, timeout=2))
+    assert time.monotonic() - start < 15
+    assert isinstance(error, deploy.DeployError), repr(error)
+    assert "kept sending data" in str(error) and "safe mode" in str(error)
+
+
+def test_protocol_requests_to_a_port_that_keeps_sending_end_too(chatty):
+    from boardside_host.client import Board, BoardError
+    board = Board(chatty.path, timeout=1)
+    try:
+        error = ends_within(30, lambda: board.request({"cmd": "state"}))
+    finally:
+        board.close()
+    assert isinstance(error, BoardError) and "sensor reading" in str(error)
+
+
+def test_a_request_to_a_port_that_reads_nothing_ends_with_a_clear_error():
+    import tty
+    from boardside_host.client import Board, BoardError
+    master, slave = os.openpty()  # nobody reads what is written to this port
+    tty.setraw(slave)
+    try:
+        board = Board(os.ttyname(slave), timeout=0.5)
+        try:
+            big = {"cmd": "act", "action": "x", "args": {"pad": "x" * 200_000}}
+            error = ends_within(30, lambda: board.request(big))
+        finally:
+            board.close()
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert isinstance(error, BoardError), repr(error)
+    assert "takes nothing in" in str(error)
+
+
+def test_every_board_step_has_a_deadline(blank, monkeypatch):
+    """Once the REPL answered, each piece of code run there has its own deadline:
+    a board that starts printing without end in the middle of a step stops it."""
+    link = deploy.BoardLink(blank.path, quiet, timeout=5, step_timeout=2)
+    try:
+        link.enter()
+        start = time.monotonic()
+        # code that prints for ever and never returns to the prompt
+        with pytest.raises(deploy.DeployError) as e:
+            link.run("import time\nwhile True:\n    print('x' * 40)\n    time.sleep_ms(1)\n",
+                     "hashing files on the board")
+        assert time.monotonic() - start < 10
+        assert str(e.value).startswith("hashing files on the board: no answer from "
+                                       "MicroPython on %s within 2 s" % blank.path)
+        assert e.value.lost
+    finally:
+        link.close()
+
+
 @pytest.mark.slow  # five programs started one after the other: about 8 s
 def test_the_no_hardware_flow_of_the_readme(tmp_path):
     """boardside sim --headless --pty --blank; boardside deploy --port PTY;
@@ -331,3 +442,64 @@ def test_the_code_deploy_runs_on_the_board_works_on_micropython(tmp_path):
     assert json.loads(after) == {"/t/": "", "/t/active": build.sha256(b"b")}
     made = build.compile_source(b"x = 1\n", "x.py")
     assert int(mpy) & 0xFF == made[1]  # deploy's .mpy version check
+
+
+def _flash_after_each_switch_step(live, tmp_path, deploy_kwargs):
+    """Deploy, copying the board's flash just before each rename at the root (and of
+    /fw/active): what a power cut at that moment would leave. Returns the copies."""
+    snaps = []
+
+    def snapshot(step, path):
+        name = path.lstrip("/")
+        if step == "rename" and name in ("hardware.json", "boot.py", "main.py", "fw/active"):
+            dest = str(tmp_path / ("cut-before-%d-%s" % (len(snaps), name.replace("/", "-"))))
+            shutil.copytree(live.board.flash.root, dest)
+            snaps.append((name, dest))
+
+    live.board.flash.write_hook = snapshot
+    try:
+        summary = deploy.deploy(live.path, out=quiet, **deploy_kwargs)
+    finally:
+        live.board.flash.write_hook = None
+    assert summary["started"] == "started"
+    return snaps
+
+
+def _boots_or_starts_nothing(flash):
+    """A board powered up with this flash either runs boardside or, with no main.py,
+    runs nothing at all; never 'cannot start' or a traceback."""
+    from boardside_host.sim import SimBoard
+    with SimBoard(flash_dir=flash, blank=True, seed=1) as board:
+        board.boot()
+        out = board.read_serial()
+        has_loader = os.path.exists(os.path.join(flash, "main.py"))
+        return (board.error is None and "cannot start" not in out
+                and board.running == has_loader), out
+
+
+def test_a_first_deploy_cut_at_any_switch_step_leaves_a_board_that_starts(blank, tmp_path):
+    """A blank board: hardware.json goes before the switch and main.py last, so a cut
+    never leaves 'cannot start: no hardware.json' or a loader without firmware."""
+    snaps = _flash_after_each_switch_step(blank, tmp_path, {})
+    names = [n for n, _ in snaps]
+    assert names.index("hardware.json") < names.index("fw/active") < names.index("main.py")
+    for name, flash in snaps:
+        ok, out = _boots_or_starts_nothing(flash)
+        assert ok, "power cut before the rename of %s: %s" % (name, out[-300:])
+
+
+def test_an_upgrade_cut_at_any_switch_step_leaves_a_board_that_starts(blank, tmp_path):
+    deploy.deploy(blank.path, out=quiet)
+    src = firmware_copy(tmp_path, "9.9.9")
+    hw = json.load(open(paths.default_hardware_file()))
+    hw["power"]["brightness"] = 0.5
+    (tmp_path / "hw.json").write_text(json.dumps(hw))
+    with open(os.path.join(src, "main.py"), "a") as f:
+        f.write("\n# a changed loader\n")
+    snaps = _flash_after_each_switch_step(
+        blank, tmp_path, {"source_dir": src, "hardware_file": str(tmp_path / "hw.json")})
+    names = [n for n, _ in snaps]
+    assert names.index("hardware.json") < names.index("main.py") < names.index("fw/active")
+    for name, flash in snaps:
+        ok, out = _boots_or_starts_nothing(flash)
+        assert ok, "power cut before the rename of %s: %s" % (name, out[-300:])

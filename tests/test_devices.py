@@ -113,12 +113,15 @@ def test_a_port_that_is_not_a_board(ports, capsys):
 
 
 # -- BOOTSEL drives and UF2 files --------------------------------------------------------
-def uf2_file(path, family=0xE48BFF56, blocks=3, bad_magic=False):
+def uf2_file(path, family=0xE48BFF56, blocks=3, bad_magic=False, families=None,
+             flags=0x2000):
+    """A UF2 file; families: one family ID per block (default: all ``family``)."""
+    families = families or [family] * blocks
     data = b""
-    for i in range(blocks):
+    for i, fam in enumerate(families):
         head = struct.pack("<IIIIIIII", 0x0A324655, 0x9E5D5157 if not bad_magic else 0,
-                           0x2000, 0x10000000 + i * 256, 256, i, blocks, family)
-        data += head + b"\x00" * (512 - 32 - 4) + struct.pack("<I", 0x0AB16F30)
+                           flags, 0x10000000 + i * 256, 256, i, len(families), fam)
+        data += head + bytes([i & 0xFF]) * (512 - 32 - 4) + struct.pack("<I", 0x0AB16F30)
     path.write_bytes(data)
     return path
 
@@ -131,14 +134,100 @@ def bootsel_drive(folder, board_id="RPI-RP2"):
     return folder
 
 
+def check(path):
+    return uf2.check_uf2(uf2.read_uf2(str(path)), path.name)
+
+
 def test_uf2_files_are_checked(tmp_path):
-    assert uf2.check_uf2(uf2_file(tmp_path / "ok.uf2")) == (3, {"RP2040"})
-    assert uf2.check_uf2(uf2_file(tmp_path / "p2.uf2", 0xE48BFF59))[1] == {"RP2350"}
+    assert check(uf2_file(tmp_path / "ok.uf2")) == (3, "RP2040")
+    for family in (0xE48BFF59, 0xE48BFF5A, 0xE48BFF5B):  # Arm secure, RISC-V, Arm NS
+        assert check(uf2_file(tmp_path / "p2.uf2", family)) == (3, "RP2350")
     with pytest.raises(uf2.Uf2Error, match="no UF2 magic"):
-        uf2.check_uf2(uf2_file(tmp_path / "bad.uf2", bad_magic=True))
+        check(uf2_file(tmp_path / "bad.uf2", bad_magic=True))
     (tmp_path / "short.uf2").write_bytes(b"UF2\n" * 10)
     with pytest.raises(uf2.Uf2Error, match="multiple of 512"):
-        uf2.check_uf2(tmp_path / "short.uf2")
+        check(tmp_path / "short.uf2")
+
+
+# an RP2350 MicroPython file as pico-sdk makes it: the RP2350-E10 workaround block
+# (family "absolute") first, then the Arm secure image
+PICO2_FAMILIES = [0xE48BFF57] + [0xE48BFF59] * 4
+
+FOREIGN = {
+    "SAMD21": (dict(family=0x68ED2B88), "block 0 is for SAMD21 (family 0x68ED2B88)"),
+    "ESP32-S2": (dict(family=0xBFDD4EEE), "block 0 is for ESP32S2 (family 0xBFDD4EEE)"),
+    "unknown chip": (dict(family=0x12345678), "an unknown chip (family 0x12345678)"),
+    "no family flag": (dict(flags=0), "block 0 names no chip (no family ID"),
+    "RP2040 with one SAMD21 block": (
+        dict(families=[0xE48BFF56] * 5 + [0x68ED2B88] + [0xE48BFF56] * 2),
+        "block 5 is for SAMD21 (family 0x68ED2B88)"),
+    "RP2040 with RP2350 blocks": (
+        dict(families=[0xE48BFF56] * 3 + [0xE48BFF59] * 3),
+        "mixes chips: block 0 is for RP2040 (family 0xE48BFF56), block 3 for RP2350 "
+        "(family 0xE48BFF59)"),
+    "an RP2350 data partition": (dict(family=0xE48BFF58), "not firmware"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FOREIGN))
+def test_install_refuses_a_uf2_that_is_not_for_a_pico(tmp_path, capsys, name):
+    kwargs, message = FOREIGN[name]
+    drive = bootsel_drive(tmp_path / "RPI-RP2")
+    image = uf2_file(tmp_path / "firmware.uf2", **kwargs)
+    before = image.read_bytes()
+    code, out, err = run_cli(capsys, "install-micropython", "--uf2", str(image), "--drive",
+                             str(drive))
+    assert code == 2 and message in err, err
+    assert "done" not in out
+    assert sorted(p.name for p in drive.iterdir()) == ["INDEX.HTM", "INFO_UF2.TXT"]
+    assert image.read_bytes() == before
+
+
+def test_install_of_a_pico2_file_with_its_absolute_block(tmp_path, capsys):
+    drive = bootsel_drive(tmp_path / "RP2350", "RP2350")
+    image = uf2_file(tmp_path / "RPI_PICO2-20251209-v1.27.0.uf2", families=PICO2_FAMILIES)
+    assert check(image) == (5, "RP2350")
+    code, out, err = run_cli(capsys, "install-micropython", "--uf2", str(image), "--drive",
+                             str(drive))
+    assert code == 0, err
+    assert (drive / image.name).read_bytes() == image.read_bytes()
+    assert "for the RP2350 (5 blocks written)" in out
+    rp2040 = bootsel_drive(tmp_path / "RPI-RP2")
+    code, out, err = run_cli(capsys, "install-micropython", "--uf2", str(image), "--drive",
+                             str(rp2040))
+    assert code == 1 and "is for RP2350 but the board in BOOTSEL mode is an RP2040" in err
+
+
+def test_install_never_writes_over_its_source(tmp_path, capsys):
+    """--uf2 DIR/fw.uf2 --drive DIR: the copy would open the source for writing."""
+    drive = bootsel_drive(tmp_path / "RPI-RP2")
+    image = uf2_file(drive / "fw.uf2", blocks=8)
+    before = image.read_bytes()
+    code, out, err = run_cli(capsys, "install-micropython", "--uf2", str(image), "--drive",
+                             str(drive))
+    assert code == 1 and "already on the drive" in err, err
+    assert "done" not in out
+    assert image.read_bytes() == before and len(before) == 8 * 512
+    alias = tmp_path / "alias"  # the same folder by another path
+    alias.symlink_to(drive)
+    code, out, err = run_cli(capsys, "install-micropython", "--uf2", str(alias / "fw.uf2"),
+                             "--drive", str(drive))
+    assert code == 1 and "already on the drive" in err, err
+    assert image.read_bytes() == before
+
+
+def test_the_drive_names_its_chip_by_board_id_or_model(tmp_path):
+    d = tmp_path / "d"
+    d.mkdir()
+    for info, chip in (
+            ("UF2 Bootloader v3.0\nModel: Raspberry Pi RP2\nBoard-ID: RPI-RP2-B1\n", "RP2040"),
+            ("UF2 Bootloader v1.0\nModel: Raspberry Pi RP2350\nBoard-ID: RP2350\n", "RP2350"),
+            ("UF2 Bootloader v1.0\r\nModel: Raspberry Pi RP2350\r\n", "RP2350"),
+            ("UF2 Bootloader v3.0\nModel: Raspberry Pi RP2\n", "RP2040"),
+            ("UF2 Bootloader v3.0\nModel: Adafruit Feather M0\nBoard-ID: SAMD21G18A\n", None),
+    ):
+        (d / "INFO_UF2.TXT").write_text(info)
+        assert uf2.drive_chip(str(d)) == chip, info
 
 
 def test_drives_are_found_in_mounts_and_media_folders(tmp_path):

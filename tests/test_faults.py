@@ -315,6 +315,7 @@ def test_chatter_check_can_fail_without_debouncing(board):
     chatter = Chatter(board, rng)
     for b in board.device.buttons.buttons:
         b.debounce_ms = 0
+        b.min_press_ms = 0
     seen = record_events(board)
     for _ in range(50):
         chatter.set("down", True)

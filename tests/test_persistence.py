@@ -82,7 +82,8 @@ def _dice_secret(board):
     board.request({"cmd": "act", "action": "choose", "args": {"sides": 8, "secret": True}})
     board.advance(1500)
     board.press("a").advance(60)
-    board.release("a").advance(6)  # secret: a short press rolls on release
+    # secret: a short press rolls on release, which counts once it held 10 ms
+    board.release("a").advance(16)
     return board.app.mode().results
 
 

@@ -38,8 +38,9 @@ class App:
         self.changed = False       # a committed action since the last save
         self.fault = None          # an exception a request raised (the shell recovers)
         self.log_reader = None     # the shell's log: function(max_chars) -> str
-        # buttons pressed over the serial protocol: no contact chatter, so no debounce
-        self.virtual = ButtonSet(BUTTONS, PAD, debounce_ms=0)
+        # buttons pressed over the serial protocol: no contact chatter, no spikes, so
+        # no debounce and no minimum press
+        self.virtual = ButtonSet(BUTTONS, PAD, debounce_ms=0, min_press_ms=0)
         # Secrets (docs/persistence.md): a mode's new_secret() bumps secret_seq; the
         # persistence layer calls sealed() with the seq its write held once the write
         # is on flash. In between, input for the mode waits in ``deferred``.

@@ -1,33 +1,54 @@
 """Button debouncing driven by (level, now_ms), with long press and auto-repeat.
 
-A contact edge is taken at once (no added latency) and the button is then deaf
-for DEBOUNCE_MS, which swallows contact chatter of up to 20 ms; after that the
-level is sampled again. State is a handful of ints per button, so polling
-allocates nothing.
+Two times, both in the hardware description (``buttons.min_press_ms`` and
+``buttons.debounce_ms``, hardware/README.md):
+
+- a new level counts only once every sample has read it for MIN_PRESS_MS: a
+  spike on the line (a motor, a long wire, a static discharge) shorter than
+  that is no press, and no release of a held button. This is the only latency
+  the debouncer adds: a press reaches the app MIN_PRESS_MS after the first
+  sample that saw the contact closed (10 ms: two polls at the device's 5 ms);
+- after an edge counts, the button is deaf for DEBOUNCE_MS, which swallows the
+  contact chatter that follows it. The two add up: an edge counts no sooner than
+  MIN_PRESS_MS after it happened, and a false one after the deaf time needs
+  MIN_PRESS_MS more of chatter reading the same, so chatter of up to
+  DEBOUNCE_MS + 2 * MIN_PRESS_MS (45 ms) after an edge gives one press.
+
+State is a handful of ints and bools per button, so polling allocates nothing.
 """
 
 from boardside.events import PRESS, RELEASE, LONG, REPEAT
 
-DEBOUNCE_MS = 25    # chatter of up to 20 ms, plus margin
+DEBOUNCE_MS = 25    # deaf after an edge: contact chatter
+MIN_PRESS_MS = 10   # a level must hold this long to count: spikes
 LONG_MS = 700       # held this long: one LONG event
 REPEAT_MS = 150     # then a REPEAT event this often while held
 
 
 class Button:
-    def __init__(self, name, repeat=True, debounce_ms=DEBOUNCE_MS):
+    def __init__(self, name, repeat=True, debounce_ms=DEBOUNCE_MS, min_press_ms=MIN_PRESS_MS):
         self.name = name
         self.repeat = repeat
         self.debounce_ms = debounce_ms
+        self.min_press_ms = min_press_ms
         self.down = False
         self.edge_ms = 0      # when the last accepted edge happened
         self.next_ms = 0      # when the next LONG/REPEAT is due
         self.held_long = False
+        self.changing = False  # the samples since change_ms read the other level
+        self.change_ms = 0
 
     def update(self, pressed, now_ms, sink):
         """Feed the raw level (True = contact closed); calls sink(kind, name)."""
         if now_ms - self.edge_ms < self.debounce_ms:
             return
         if pressed != self.down:
+            if not self.changing:
+                self.changing = True
+                self.change_ms = now_ms
+            if now_ms - self.change_ms < self.min_press_ms:
+                return  # not held long enough yet: it may be a spike
+            self.changing = False
             self.down = pressed
             self.edge_ms = now_ms
             if pressed:
@@ -36,7 +57,9 @@ class Button:
                 sink(PRESS, self.name)
             else:
                 sink(RELEASE, self.name)
-        elif pressed and now_ms >= self.next_ms:
+            return
+        self.changing = False  # back to the level that counts: it was a spike
+        if pressed and now_ms >= self.next_ms:
             if not self.held_long:
                 self.held_long = True
                 sink(LONG, self.name)
@@ -50,6 +73,7 @@ class Button:
     def reset(self, now_ms):
         self.down = False
         self.held_long = False
+        self.changing = False
         self.edge_ms = now_ms - self.debounce_ms
 
 
@@ -57,9 +81,10 @@ class ButtonSet:
     """All buttons of the device, polled together. Only the ``repeating`` ones
     (the pad) auto-repeat; A, B and MENU send one LONG per hold."""
 
-    def __init__(self, names, repeating=(), now_ms=0, debounce_ms=DEBOUNCE_MS):
+    def __init__(self, names, repeating=(), now_ms=0, debounce_ms=DEBOUNCE_MS,
+                 min_press_ms=MIN_PRESS_MS):
         self.names = tuple(names)
-        self.buttons = [Button(n, n in repeating, debounce_ms) for n in names]
+        self.buttons = [Button(n, n in repeating, debounce_ms, min_press_ms) for n in names]
         for b in self.buttons:
             b.reset(now_ms)
 

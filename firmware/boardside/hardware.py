@@ -7,6 +7,8 @@ to fix at boot instead of failing somewhere deep in a driver.
 
 import json
 
+from boardside.buttons import DEBOUNCE_MS, MIN_PRESS_MS
+
 # GPIOs a Pico/Pico 2 exposes on its header. GP23-25 and GP29 drive the board's
 # own regulator, VBUS sense and LED, so wiring a button there cannot work.
 HEADER_PINS = tuple(range(0, 23)) + (26, 27, 28)
@@ -15,6 +17,7 @@ BUTTON_NAMES = ("up", "down", "left", "right", "a", "b", "menu")
 LAYOUTS = ("serpentine", "rows")
 ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
 ROTATIONS = (0, 90, 180, 270)
+MAX_BUTTON_MS = 200  # a longer debounce or minimum press would eat real taps
 
 
 class HardwareError(ValueError):
@@ -39,7 +42,17 @@ def _field(data, path, kind, default=None, required=True):
         ok = isinstance(node, kind)
     if not ok:
         raise HardwareError("hardware: field '%s' has the wrong type: %r" % (path, node))
+    if kind is float and not _finite(node):
+        # JSON parsers take NaN and Infinity; every comparison with NaN is False, so
+        # no range check below would catch it
+        raise HardwareError("hardware: field '%s' must be a finite number, got %r"
+                            % (path, node))
     return node
+
+
+def _finite(x):
+    # math.isfinite is not in every MicroPython build; inf - inf and nan - nan are nan
+    return isinstance(x, int) or x - x == 0
 
 
 def _pin(data, path, required=True):
@@ -92,6 +105,15 @@ class Hardware:
             self.buttons[b] = _pin(data, "buttons." + b)
         self.buttons_active_low = _field(data, "buttons_active_low", bool, True,
                                          required=False)
+        self.debounce_ms = _field(data, "buttons.debounce_ms", int, DEBOUNCE_MS,
+                                  required=False)
+        self.min_press_ms = _field(data, "buttons.min_press_ms", int, MIN_PRESS_MS,
+                                   required=False)
+        for f, v in (("buttons.debounce_ms", self.debounce_ms),
+                     ("buttons.min_press_ms", self.min_press_ms)):
+            if not 0 <= v <= MAX_BUTTON_MS:
+                raise HardwareError("hardware: field '%s' must be 0..%d ms, got %d"
+                                    % (f, MAX_BUTTON_MS, v))
         self.buzzer_pin = _pin(data, "buzzer.pin", required=False)
         self.tilt_pin = _pin(data, "tilt.pin", required=False)
         used = {}

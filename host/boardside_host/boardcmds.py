@@ -132,12 +132,13 @@ def do_install(args):
     if not os.path.isfile(args.uf2):
         raise _error("no such file: %s" % args.uf2, 2)
     try:
-        blocks, chips = uf2.check_uf2(args.uf2)
+        data = uf2.read_uf2(args.uf2)
+        blocks, chip = uf2.check_uf2(data, os.path.basename(args.uf2))
     except uf2.Uf2Error as e:
         raise _error(str(e), 2)
     if args.drive:
-        chip = uf2.drive_chip(args.drive)
-        if chip is None:
+        drive_chip = uf2.drive_chip(args.drive)
+        if drive_chip is None:
             raise _error("%s is not a board in BOOTSEL mode (no INFO_UF2.TXT naming "
                          "RPI-RP2 or RP2350)" % args.drive)
         drive = args.drive
@@ -148,18 +149,18 @@ def do_install(args):
         if len(drives) > 1:
             raise _error("%d boards are in BOOTSEL mode (%s); choose one with --drive"
                          % (len(drives), ", ".join(d for d, _ in drives)))
-        drive, chip = drives[0]
-    if chips and chip not in chips:
+        drive, drive_chip = drives[0]
+    if chip != drive_chip:
         raise _error("%s is for %s but the board in BOOTSEL mode is an %s: download the "
-                     "UF2 for your board" % (os.path.basename(args.uf2),
-                                             "/".join(sorted(chips)), chip))
+                     "UF2 for your board (RPI_PICO for an RP2040, RPI_PICO2 for an RP2350)"
+                     % (os.path.basename(args.uf2), chip, drive_chip))
     try:
-        uf2.install(args.uf2, drive, out=_say)
+        uf2.install(data, args.uf2, drive, source=args.uf2, out=_say)
     except uf2.Uf2Error as e:
         raise _error(str(e))
-    print("done: the board restarts with MicroPython (%d blocks written). Next:\n"
+    print("done: the board restarts with MicroPython for the %s (%d blocks written). Next:\n"
           "  boardside devices    # the board's serial port appears\n"
-          "  boardside deploy     # put boardside on it" % blocks)
+          "  boardside deploy     # put boardside on it" % (chip, blocks))
     return 0
 
 

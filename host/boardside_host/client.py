@@ -33,12 +33,23 @@ class Board:
         self._buf = b""
         self._id = 0
         try:
-            factory = serial_factory or (lambda p: serial.Serial(p, 115200, timeout=0.05))
+            # a write timeout too: a board that reads nothing must not block a write
+            factory = serial_factory or (lambda p: serial.Serial(
+                p, 115200, timeout=0.05, write_timeout=max(1.0, timeout)))
             self.serial = factory(port)
         except (OSError, serial.SerialException) as e:
             raise BoardError("cannot open %s: %s" % (port, getattr(e, "strerror", None) or e))
         # end any half line a previous client left behind (its reply has no id: skipped)
-        self.serial.write(b"\n")
+        self._send(b"\n")
+
+    def _send(self, data):
+        import serial
+        try:
+            self.serial.write(data)
+        except serial.SerialTimeoutException:
+            raise BoardError("%s takes nothing in: the board is not reading its USB serial "
+                             "port (busy, or hung). Try 'boardside reset', or unplug and "
+                             "replug the board." % self.port)
 
     def close(self):
         self.serial.close()
@@ -86,7 +97,7 @@ class Board:
         ReplyError (ok=false) or BoardError (no reply)."""
         self._id += 1
         req = dict(req, id=self._id)
-        self.serial.write(json.dumps(req).encode() + b"\n")
+        self._send(json.dumps(req).encode() + b"\n")
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
         for line in self._lines(deadline):
             msg = self._take(line)

@@ -12,16 +12,21 @@ module decides what to send. The steps:
    on the board; only what changed crosses the cable. Files the new release does
    not have are removed (a stale foo.py would shadow a new foo.mpy).
 4. Hash the filled copy on the board again: every file must match.
-5. Switch: main.py and boot.py (when they changed), then /fw/active, then
-   hardware.json, each written beside its target, checked and renamed over it,
-   so each is always either the old or the new file.
+5. Switch: hardware.json first (any firmware ignores keys it does not know, so
+   the previous one reads the new file too), then boot.py and main.py (when they
+   changed), then /fw/active; each written beside its target, checked and
+   renamed over it, so each is always either the old or the new file. On a board
+   with no main.py yet, main.py is written last: until the loader is there,
+   the board starts nothing.
 6. Soft-reset from the friendly REPL, so main.py starts the new firmware, and
    wait for its boot event.
 
 Until /fw/active is renamed, the board boots the previous firmware untouched;
-after that, the new one, complete. A deploy cut short at any point (cable out,
-Ctrl-C, a failed write) therefore leaves a board that boots. Safe mode (MENU held
-at power-up) and Ctrl-C behave as always: the loader only picks a folder.
+after that, the new one, complete, with its hardware.json. A deploy cut short at
+any point (cable out, Ctrl-C, a failed write) therefore leaves a board that boots
+(or, on a blank board, one that starts nothing until the next deploy). Safe mode
+(MENU held at power-up) and Ctrl-C behave as always: the loader only picks a
+folder.
 """
 
 import base64
@@ -32,6 +37,8 @@ from boardside_host import build
 
 CHUNK = 2048  # bytes per write: ~2.7 kB of base64 in one raw-paste exec
 RESET_TIMEOUT_S = 15
+STEP_TIMEOUT_S = 30   # one piece of code run on the board (hashing a slot is the longest)
+CLOSE_TIMEOUT_S = 2   # leaving the raw REPL when the link is done
 ROOT_CODE = ("main.py", "boot.py")
 
 # Runs on the board: hashing, copying and removing without a round trip per file.
@@ -164,15 +171,101 @@ def _last_line(text):
     return lines[-1].strip() if lines else "no details"
 
 
-class BoardLink:
-    """The raw REPL of one board, through mpremote's serial transport."""
+class TimedOut(Exception):
+    """A board operation ran past its deadline (raised inside mpremote's calls)."""
 
-    def __init__(self, port, out, timeout=10):
+    def __init__(self, seconds, received, last):
+        Exception.__init__(self, "deadline of %g s passed" % seconds)
+        self.seconds = seconds
+        self.received = received  # bytes the board sent meanwhile
+        self.last = last          # the last of them
+
+
+class DeadlinePort:
+    """The serial port as mpremote's transport sees it, with an overall deadline.
+
+    mpremote's reads time out only when the board goes quiet: a port that keeps
+    sending bytes (a program printing that ignores Ctrl-C, a device that is not a
+    MicroPython board) kept its raw-REPL entry and its reads waiting for ever. Here
+    every read, write and in_waiting past the deadline raises TimedOut, whatever
+    mpremote loop it is in. Each read itself still returns within the port's
+    read timeout, and a write within its write timeout."""
+
+    def __init__(self, port):
+        self.__dict__["_port"] = port
+        self.__dict__["deadline"] = None
+        self.__dict__["seconds"] = 0
+        self.__dict__["received"] = 0
+        self.__dict__["last"] = b""
+
+    def start(self, seconds):
+        self.__dict__.update(deadline=time.monotonic() + seconds, seconds=seconds,
+                             received=0, last=b"")
+
+    def stop(self):
+        self.__dict__["deadline"] = None
+
+    def _check(self):
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise TimedOut(self.seconds, self.received, self.last)
+
+    def read(self, size=1):
+        self._check()
+        data = self._port.read(size)
+        if data:
+            self.__dict__["received"] += len(data)
+            self.__dict__["last"] = (self.last + data)[-80:]
+        return data
+
+    def write(self, data):
+        self._check()
+        import serial
+        try:
+            return self._port.write(data)
+        except serial.SerialTimeoutException:
+            raise TimedOut(self.seconds, self.received, self.last)
+
+    def inWaiting(self):
+        self._check()
+        return self._port.in_waiting
+
+    @property
+    def in_waiting(self):
+        return self.inWaiting()
+
+    def __getattr__(self, name):
+        return getattr(self._port, name)
+
+    def __setattr__(self, name, value):  # rts, dtr: the real port's
+        setattr(self._port, name, value)
+
+
+def _timed_out_message(port, what, e):
+    if e.received:
+        text = e.last.decode("utf-8", "replace").replace("\r", "")
+        lines = [x for x in text.split("\n")[:-1] if x.strip()]  # whole lines
+        sample = (lines[-1] if lines else text.strip())[-60:]
+        return ("%s: no answer from MicroPython on %s within %g s; it kept sending data "
+                "instead (%d bytes, e.g. %r). A program on the board may be "
+                "ignoring Ctrl-C: unplug the board, hold MENU while plugging it back in "
+                "(safe mode) and retry. Or %s is not the board: 'boardside devices' "
+                "lists them." % (what, port, e.seconds, e.received, sample, port))
+    return ("%s: no answer from MicroPython on %s within %g s: unplug and replug the "
+            "board and retry" % (what, port, e.seconds))
+
+
+class BoardLink:
+    """The raw REPL of one board, through mpremote's serial transport. Every
+    operation has an overall deadline: ``timeout`` for entering the REPL,
+    STEP_TIMEOUT_S for each piece of code run there."""
+
+    def __init__(self, port, out, timeout=10, step_timeout=STEP_TIMEOUT_S):
         from mpremote.transport import TransportError
         from mpremote.transport_serial import SerialTransport
         self.port = port
         self.out = out
         self.timeout = timeout
+        self.step_timeout = step_timeout
         self.entered = False
         self.switched = False
         try:
@@ -181,23 +274,41 @@ class BoardLink:
         except TransportError as e:
             raise DeployError("cannot open %s: %s (is another program using it?)"
                               % (port, e))
+        self.t.serial.write_timeout = 5  # a board that reads nothing cannot block a write
+        self.link = self.t.serial = DeadlinePort(self.t.serial)
 
-    def enter(self):
+    def within(self, seconds, what, call, *args, **kwargs):
+        """call(*args, **kwargs), stopped with a DeployError naming ``what`` once
+        ``seconds`` have passed."""
+        self.link.start(seconds)
+        try:
+            return call(*args, **kwargs)
+        except TimedOut as e:
+            raise DeployError(_timed_out_message(self.port, what, e), lost=True)
+        finally:
+            self.link.stop()
+
+    def enter_repl(self, soft_reset):
         from mpremote.transport import TransportError
         try:
-            self.t.enter_raw_repl(soft_reset=True, timeout_overall=self.timeout)
+            self.within(self.timeout, "entering the raw REPL", self.t.enter_raw_repl,
+                        soft_reset=soft_reset, timeout_overall=self.timeout)
         except TransportError as e:
             raise DeployError(
                 "no MicroPython REPL answers on %s (%s). Is MicroPython installed "
                 "(boardside install-micropython)? Unplug and replug the board and retry."
                 % (self.port, _last_line(e)))
+
+    def enter(self):
+        self.enter_repl(soft_reset=True)
         self.entered = True
         self.run(BOARD_CODE, "loading the deploy functions onto the board")
 
     def run(self, code, what):
         from mpremote.transport import TransportError, TransportExecError
         try:
-            return self.t.exec(code).decode("utf-8", "replace")
+            return self.within(self.step_timeout, what, self.t.exec,
+                               code).decode("utf-8", "replace")
         except TransportExecError as e:
             raise DeployError("%s: %s" % (what, _last_line(e.error_output)))
         except TransportError as e:
@@ -232,16 +343,25 @@ class BoardLink:
         """Leave the raw REPL and soft-reset from the friendly one, so main.py runs.
         Returns (started, output)."""
         t = self.t
-        t.exit_raw_repl()
-        t.serial.write(b"\x04")
-        return wait_for_boot(t.serial)
+
+        def reset():
+            t.exit_raw_repl()
+            t.serial.write(b"\x04")
+            return wait_for_boot(t.serial)
+
+        return self.within(RESET_TIMEOUT_S + 5, "restarting the board", reset)
 
     def close(self):
+        import serial
         try:
             if self.t.in_raw_repl:
-                self.t.exit_raw_repl()  # leave the board at the friendly prompt
+                # leave the board at the friendly prompt
+                self.within(CLOSE_TIMEOUT_S, "leaving the raw REPL", self.t.exit_raw_repl)
+        except (DeployError, OSError, serial.SerialException):
+            pass
+        try:
             self.t.close()
-        except OSError:
+        except (OSError, serial.SerialException):
             pass
 
 
@@ -352,16 +472,18 @@ def _deploy(s, package, root, compiled, out, verbose, reset, t0):
         raise DeployError("verify: %s should not be there" % extra[0])
     out("verified %d files in %s" % (len(files), plan.slot))
     code_files = [f for f in plan.root_send if f.path in ROOT_CODE]
-    for f in code_files:
-        _replace(s, "/" + f.path, f.data, out)
-        copied.append("/" + f.path)
-    _replace(s, "/" + build.ACTIVE_FILE, plan.target.encode(), None)
-    s.switched = True
-    out("switched: /fw/active -> %s" % plan.target)
-    for f in plan.root_send:
-        if f not in code_files:
+    # a board with no loader yet starts nothing until main.py arrives: it goes last
+    loader = [f for f in code_files if f.path == "main.py" and "/main.py" not in on_board]
+    for f in [f for f in plan.root_send if f not in code_files] + code_files:
+        if f not in loader:
             _replace(s, "/" + f.path, f.data, out)
             copied.append("/" + f.path)
+    _replace(s, "/" + build.ACTIVE_FILE, plan.target.encode(), None)
+    out("switched: /fw/active -> %s" % plan.target)
+    for f in loader:
+        _replace(s, "/" + f.path, f.data, out)
+        copied.append("/" + f.path)
+    s.switched = True
     removed = list(plan.stale)
     if plan.legacy:
         out("  remove  /%s (a hand-copied package, replaced by %s)" % (build.PACKAGE,
@@ -406,16 +528,11 @@ def _indent(text):
     return "\n".join("    " + line for line in text.strip().splitlines()[-12:])
 
 
-def reset(port, out=print):
+def reset(port, out=print, timeout=10):
     """Stop whatever runs, soft-reset into the firmware, wait for its boot event."""
-    s = BoardLink(port, out)
+    s = BoardLink(port, out, timeout)
     try:
-        from mpremote.transport import TransportError
-        try:
-            s.t.enter_raw_repl(soft_reset=False, timeout_overall=s.timeout)
-        except TransportError as e:
-            raise DeployError("no MicroPython REPL answers on %s (%s)"
-                              % (port, _last_line(e)))
+        s.enter_repl(soft_reset=False)
         return s.reset_into_firmware()
     finally:
         s.close()

@@ -4,24 +4,42 @@ copied onto it, then restarts. Nothing is downloaded here: the user brings the
 UF2 file from micropython.org."""
 
 import os
-import shutil
 import struct
 
 UF2_MAGIC_START0 = 0x0A324655  # "UF2\n"
 UF2_MAGIC_START1 = 0x9E5D5157
 UF2_MAGIC_END = 0x0AB16F30
+UF2_FLAG_NOT_MAIN_FLASH = 0x00000001
 UF2_FLAG_FAMILY = 0x00002000
 BLOCK = 512
+MAX_UF2_BYTES = 64 * 1024 * 1024  # 32 MB of flash (the most an RP2350 addresses), twice
 
-FAMILIES = {
-    0xE48BFF56: "RP2040",
-    0xE48BFF57: "absolute",  # RP2350 absolute-address images
-    0xE48BFF58: "data",
-    0xE48BFF59: "RP2350",  # Arm Secure
-    0xE48BFF5A: "RP2350",  # RISC-V
-    0xE48BFF5B: "RP2350",  # Arm Non-secure
+# UF2 family IDs (github.com/microsoft/uf2, utils/uf2families.json): the chip each
+# block is for. A Raspberry Pi bootloader flashes only blocks of its own families.
+RP2040 = 0xE48BFF56
+RP2XXX_ABSOLUTE = 0xE48BFF57  # RP2350: an absolute (unpartitioned) download
+RP2XXX_DATA = 0xE48BFF58      # RP2350: a data partition, not firmware
+RP2350_ARM_S = 0xE48BFF59
+RP2350_RISCV = 0xE48BFF5A
+RP2350_ARM_NS = 0xE48BFF5B
+CHIP_FAMILIES = {
+    "RP2040": (RP2040,),
+    # pico-sdk RP2350 images also carry one absolute block (the RP2350-E10 erratum
+    # workaround at 0x10FFFF00), so that family belongs to a whole RP2350 file
+    "RP2350": (RP2350_ARM_S, RP2350_RISCV, RP2350_ARM_NS, RP2XXX_ABSOLUTE),
 }
-DRIVE_CHIPS = {"RPI-RP2": "RP2040", "RP2350": "RP2350"}
+FAMILY_NAMES = {
+    RP2040: "RP2040", RP2XXX_ABSOLUTE: "RP2XXX_ABSOLUTE", RP2XXX_DATA: "RP2XXX_DATA",
+    RP2350_ARM_S: "RP2350_ARM_S", RP2350_RISCV: "RP2350_RISCV", RP2350_ARM_NS: "RP2350_ARM_NS",
+    # chips whose MicroPython UF2 files are easily downloaded by mistake
+    0x68ED2B88: "SAMD21", 0x55114460: "SAMD51", 0xADA52840: "NRF52840",
+    0xBFDD4EEE: "ESP32S2", 0xC47E5767: "ESP32S3", 0x4FB2D5BD: "MIMXRT10XX",
+    0x57755A57: "STM32F4", 0x1B57745F: "NRF52",
+}
+# INFO_UF2.TXT of the boot ROMs: "Model: Raspberry Pi RP2" / "Board-ID: RPI-RP2-B1" on
+# an RP2040, "Model: Raspberry Pi RP2350" / "Board-ID: RP2350" on an RP2350
+BOARD_IDS = (("RPI-RP2", "RP2040"), ("RP2350", "RP2350"))
+MODELS = (("Raspberry Pi RP2350", "RP2350"), ("Raspberry Pi RP2", "RP2040"))
 MOUNT_ROOTS = ("/media", "/run/media", "/mnt", "/Volumes")
 
 BOOTSEL_HELP = """\
@@ -37,46 +55,89 @@ class Uf2Error(ValueError):
     pass
 
 
-def check_uf2(path):
-    """Validate a UF2 file; returns (number of blocks, set of chip names)."""
+def family_name(family):
+    return FAMILY_NAMES.get(family, "an unknown chip")
+
+
+def chip_of(family):
+    for chip, families in CHIP_FAMILIES.items():
+        if family in families:
+            return chip
+    return None
+
+
+def read_uf2(path):
+    """The bytes of a UF2 file (read once: what is checked is what is copied)."""
     size = os.path.getsize(path)
     if size == 0 or size % BLOCK:
         raise Uf2Error("%s is not a UF2 file (its size is not a multiple of 512 bytes)"
                        % path)
-    chips = set()
-    blocks = 0
+    if size > MAX_UF2_BYTES:
+        raise Uf2Error("%s is not a MicroPython UF2 file for a Pico: %d MB is more than "
+                       "any Pico's flash" % (path, size // (1024 * 1024)))
     with open(path, "rb") as f:
-        while True:
-            b = f.read(BLOCK)
-            if not b:
-                break
-            start0, start1, flags = struct.unpack_from("<III", b, 0)
-            family = struct.unpack_from("<I", b, 28)[0]
-            end = struct.unpack_from("<I", b, BLOCK - 4)[0]
-            if (start0, start1, end) != (UF2_MAGIC_START0, UF2_MAGIC_START1, UF2_MAGIC_END):
-                raise Uf2Error("%s is not a UF2 file (block %d has no UF2 magic numbers)"
-                               % (path, blocks))
-            if flags & UF2_FLAG_FAMILY and family in FAMILIES:
-                chips.add(FAMILIES[family])
-            blocks += 1
-    chips.discard("absolute")
-    chips.discard("data")
-    return blocks, chips
+        return f.read()
+
+
+def check_uf2(data, name="the UF2 file"):
+    """Check every block of a UF2 file; returns (number of blocks, chip), chip being
+    "RP2040" or "RP2350". Refuses blocks without a family ID, blocks for other chips,
+    and files whose blocks are for more than one chip."""
+    if not data or len(data) % BLOCK:
+        raise Uf2Error("%s is not a UF2 file (its size is not a multiple of 512 bytes)"
+                       % name)
+    blocks = len(data) // BLOCK
+    chip = None
+    first = None  # (block number, family) that set the chip
+    for i in range(blocks):
+        at = i * BLOCK
+        start0, start1, flags = struct.unpack_from("<III", data, at)
+        family = struct.unpack_from("<I", data, at + 28)[0]
+        end = struct.unpack_from("<I", data, at + BLOCK - 4)[0]
+        if (start0, start1, end) != (UF2_MAGIC_START0, UF2_MAGIC_START1, UF2_MAGIC_END):
+            raise Uf2Error("%s is not a UF2 file (block %d has no UF2 magic numbers)"
+                           % (name, i))
+        if not flags & UF2_FLAG_FAMILY:
+            raise Uf2Error("%s is not for a Pico: block %d names no chip (no family ID; "
+                           "RP2040 and RP2350 UF2 files name theirs in every block)"
+                           % (name, i))
+        if family == RP2XXX_DATA:
+            raise Uf2Error("%s holds data for an RP2350 partition (family 0x%08X), not "
+                           "firmware: download the MicroPython UF2 for your board"
+                           % (name, family))
+        this = chip_of(family)
+        if this is None:
+            raise Uf2Error("%s is not for a Pico: block %d is for %s (family 0x%08X); "
+                           "download the UF2 for RPI_PICO or RPI_PICO2"
+                           % (name, i, family_name(family), family))
+        if chip is None:
+            chip, first = this, (i, family)
+        elif this != chip:
+            raise Uf2Error("%s mixes chips: block %d is for %s (family 0x%08X), block %d "
+                           "for %s (family 0x%08X); a UF2 file for one chip only"
+                           % (name, first[0], chip, first[1], i, this, family))
+    return blocks, chip
 
 
 def drive_chip(folder):
-    """'RP2040' or 'RP2350' when the folder is a BOOTSEL drive, else None."""
+    """'RP2040' or 'RP2350' when the folder is a BOOTSEL drive (its INFO_UF2.TXT
+    names the chip in Board-ID, or else in Model), else None."""
     try:
         with open(os.path.join(folder, "INFO_UF2.TXT"), errors="replace") as f:
-            info = f.read()
+            info = f.read(64 * 1024)
     except OSError:
         return None
+    fields = {}
     for line in info.splitlines():
-        if line.lower().startswith("board-id:"):
-            board_id = line.split(":", 1)[1].strip()
-            for prefix, chip in DRIVE_CHIPS.items():
-                if board_id.startswith(prefix):
-                    return chip
+        key, sep, value = line.partition(":")
+        if sep:
+            fields[key.strip().lower()] = value.strip()
+    for prefix, chip in BOARD_IDS:
+        if fields.get("board-id", "").startswith(prefix):
+            return chip
+    for model, chip in MODELS:
+        if fields.get("model", "") == model:
+            return chip
     return None
 
 
@@ -121,13 +182,19 @@ def find_drives(mounts_file="/proc/mounts", roots=MOUNT_ROOTS):
     return drives
 
 
-def install(uf2_path, drive, out=print):
-    """Copy the UF2 file onto the drive; the board flashes it and restarts."""
-    dest = os.path.join(drive, os.path.basename(uf2_path))
-    out("copying %s to %s ..." % (os.path.basename(uf2_path), drive))
+def install(data, name, drive, source=None, out=print):
+    """Copy a checked UF2 image (its bytes and file name) onto the drive; the board
+    flashes it and restarts. source: the file it was read from, which is never
+    written to (refused when it is the very file on the drive)."""
+    dest = os.path.join(drive, os.path.basename(name))
+    if source is not None and _same_file(source, dest):
+        raise Uf2Error("%s is already on the drive %s: copying a file onto itself would "
+                       "empty it. A board in BOOTSEL mode keeps no files; copy the UF2 "
+                       "from the folder you downloaded it to" % (source, drive))
+    out("copying %s to %s ..." % (os.path.basename(name), drive))
     try:
-        with open(uf2_path, "rb") as src, open(dest, "wb") as f:
-            shutil.copyfileobj(src, f, 64 * 1024)
+        with open(dest, "wb") as f:
+            f.write(data)
             f.flush()
             os.fsync(f.fileno())
     except OSError as e:
@@ -136,3 +203,10 @@ def install(uf2_path, drive, out=print):
         if os.path.isdir(drive):
             raise Uf2Error("cannot write %s: %s" % (dest, e.strerror or e))
     return dest
+
+
+def _same_file(a, b):
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # b does not exist (yet): it cannot be a
+        return os.path.realpath(a) == os.path.realpath(b)

@@ -1,5 +1,8 @@
-# Debouncer: press/release at once, chatter up to 20 ms ignored, long press, repeat.
-from boardside.buttons import ButtonSet, Button, DEBOUNCE_MS, LONG_MS, REPEAT_MS
+# Debouncer: a level counts once it held MIN_PRESS_MS, chatter after an edge is ignored,
+# long press, repeat.
+from boardside.buttons import ButtonSet, Button, DEBOUNCE_MS, LONG_MS, MIN_PRESS_MS, REPEAT_MS
+
+from ._support import TinyRng
 
 
 class Sink:
@@ -10,10 +13,43 @@ class Sink:
         self.events.append((kind, name))
 
 
-def test_press_is_reported_at_the_first_edge():
+def test_press_is_reported_once_the_level_held_the_minimum_time():
     b = Button("a")
     s = Sink()
+    for t in range(1000, 1000 + MIN_PRESS_MS, 5):
+        b.update(True, t, s)
+    assert s.events == []
+    b.update(True, 1000 + MIN_PRESS_MS, s)
+    assert s.events == [("press", "a")]
+
+
+def test_without_a_minimum_the_first_edge_counts():
+    b = Button("a", min_press_ms=0)
+    s = Sink()
     b.update(True, 1000, s)
+    assert s.events == [("press", "a")]
+
+
+def test_a_spike_shorter_than_the_minimum_is_no_press():
+    b = Button("a")
+    s = Sink()
+    b.update(True, 1000, s)  # one sample caught a 2 ms spike
+    for t in range(1005, 1200, 5):
+        b.update(False, t, s)
+    assert s.events == []
+    for t in range(1200, 1200 + MIN_PRESS_MS + 1, 5):  # a real press still counts
+        b.update(True, t, s)
+    assert s.events == [("press", "a")]
+
+
+def test_a_spike_on_a_held_button_is_no_release():
+    b = Button("a")
+    s = Sink()
+    for t in range(1000, 1100, 5):
+        b.update(True, t, s)
+    b.update(False, 1100, s)  # the line drops for one sample
+    for t in range(1105, 1300, 5):
+        b.update(True, t, s)
     assert s.events == [("press", "a")]
 
 
@@ -43,7 +79,7 @@ def test_chatter_within_20ms_is_ignored():
 def test_long_press_then_repeat_only_for_repeating_buttons():
     s = Sink()
     bs = ButtonSet(("up", "a"), repeating=("up",))
-    for t in range(0, LONG_MS + 3 * REPEAT_MS + 1, 5):
+    for t in range(0, MIN_PRESS_MS + LONG_MS + 3 * REPEAT_MS + 1, 5):  # timed from the press
         bs.update((True, True), t, s)
     ups = [k for k, n in s.events if n == "up"]
     As = [k for k, n in s.events if n == "a"]
@@ -54,8 +90,39 @@ def test_long_press_then_repeat_only_for_repeating_buttons():
 def test_short_tap_still_counts():
     b = Button("b")
     s = Sink()
-    b.update(True, 100, s)
-    b.update(False, 105, s)  # released within the lockout
-    for t in range(105, 100 + DEBOUNCE_MS + 10, 5):
+    for t in range(100, 100 + MIN_PRESS_MS + 1, 5):
+        b.update(True, t, s)
+    t += 5
+    b.update(False, t, s)  # released within the lockout
+    for t in range(t, t + DEBOUNCE_MS + MIN_PRESS_MS + 10, 5):
         b.update(False, t, s)
     assert s.events == [("press", "b"), ("release", "b")]
+
+
+def _chatter_run(seed, least_ms, most_ms, presses=100, **times):
+    """Presses whose contact reads at random for least_ms..most_ms after every edge,
+    sampled every 5 ms as the device does: (presses, releases) reported."""
+    rng = TinyRng(seed)
+    b = Button("a", **times)
+    b.reset(0)
+    s = Sink()
+    t = 1000 + rng.getrandbits(2)
+    for _ in range(presses):
+        for level, hold in ((True, 60 + rng.getrandbits(8)), (False, 60 + rng.getrandbits(7))):
+            bounce_until = t + least_ms + rng.getrandbits(8) % (most_ms - least_ms + 1)
+            end = t + hold
+            while t < end:
+                b.update(rng.getrandbits(1) == 1 if t < bounce_until else level, t, s)
+                t += 5
+    return s.events.count(("press", "a")), s.events.count(("release", "a"))
+
+
+def test_chatter_of_30_to_40_ms_gives_one_press_per_press():
+    for seed in (1, 2, 3):
+        assert _chatter_run(seed, 30, 40) == (100, 100)
+
+
+def test_the_chatter_check_fails_without_a_minimum_press():
+    # the debouncer as it was: an edge at once, then deaf for 25 ms
+    presses, releases = _chatter_run(1, 30, 40, min_press_ms=0)
+    assert presses > 120 and releases > 120

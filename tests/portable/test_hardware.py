@@ -68,3 +68,40 @@ def test_not_json_is_a_clear_error():
     msg = error_of("{ pins: 2 ")
     assert msg is not None and "JSON" in msg
     assert "object" in error_of("[1, 2]")
+
+
+def test_numbers_must_be_finite():
+    # NaN passes every range check (each comparison with it is False) and Infinity
+    # passes "more than 0": the firmware then died converting NaN to an integer, or
+    # scaled every LED to dark
+    for name in ("ma_per_channel", "idle_ma_per_led", "brightness"):
+        for value in (float("nan"), float("inf"), -float("inf")):
+            data = json.loads(json.dumps(GOOD))
+            data["power"][name] = value
+            try:
+                hardware.Hardware(data)
+                msg = None
+            except hardware.HardwareError as e:
+                msg = str(e)
+            assert msg is not None, (name, value)
+            assert "'power.%s' must be a finite number" % name in msg, msg
+
+
+def test_large_integers_are_finite_numbers():
+    data = json.loads(json.dumps(GOOD))
+    data["power"]["ma_per_channel"] = 10 ** 30  # an int: no float overflow to infinity
+    assert hardware.Hardware(data).ma_per_channel == 10 ** 30
+
+
+def test_button_times_have_defaults_and_limits():
+    hw = hardware.load(json.dumps(GOOD))
+    assert (hw.debounce_ms, hw.min_press_ms) == (25, 10)
+    hw = hardware.load(variant("buttons.debounce_ms", 40).replace(
+        '"debounce_ms": 40', '"debounce_ms": 40, "min_press_ms": 0'))
+    assert (hw.debounce_ms, hw.min_press_ms) == (40, 0)
+    for field in ("buttons.debounce_ms", "buttons.min_press_ms"):
+        assert error_of(variant(field, -1)) == \
+            "hardware: field '%s' must be 0..200 ms, got -1" % field
+        assert "must be 0..200 ms, got 500" in error_of(variant(field, 500))
+        for wrong in (2.5, "10", True):
+            assert "field '%s' has the wrong type" % field in error_of(variant(field, wrong))

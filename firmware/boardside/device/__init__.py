@@ -101,7 +101,7 @@ class Device:
         self.gc_floor = gc.mem_alloc()
         self.last_ticks = time.ticks_ms()
         self.now = 0
-        self.buttons = ButtonSet(BUTTONS, PAD, self.now)
+        self.buttons = ButtonSet(BUTTONS, PAD, self.now, hw.debounce_ms, hw.min_press_ms)
         self.reader = protocol.LineReader()
         self.byte = bytearray(1)
         self.stdin = sys.stdin.buffer if hasattr(sys.stdin, "buffer") else sys.stdin

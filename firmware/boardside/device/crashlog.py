@@ -52,13 +52,46 @@ class Log:
             return False
 
     def tail(self, max_chars):
-        """The end of the log (the older file first), at most max_chars characters."""
+        """The end of the log (the older file first), at most max_chars characters.
+        Bytes that are not UTF-8 (a write torn by a power cut, a file copied in by
+        hand) read as U+FFFD; only the end of each file is read, however big."""
         parts = []
         for path in (self.old, self.path):
+            size = _size(path)
+            if size <= 0:
+                continue
             try:
-                with open(path) as f:
-                    parts.append(f.read())
+                with open(path, "rb") as f:
+                    if size > 4 * max_chars:  # at most 4 bytes a character
+                        f.seek(size - 4 * max_chars)
+                    parts.append(text_of(f.read()))
             except OSError:
                 pass
         text = "".join(parts)
         return text[max(0, len(text) - max_chars):]
+
+
+def text_of(data):
+    """data decoded as UTF-8, each byte that does not fit replaced by U+FFFD
+    (MicroPython's decode has no errors="replace")."""
+    try:
+        return data.decode()
+    except ValueError:  # UnicodeError
+        pass
+    out = []
+    i = 0
+    n = len(data)
+    while i < n:
+        b = data[i]
+        k = 1 if b < 0x80 else 2 if 0xC2 <= b <= 0xDF else 3 if 0xE0 <= b <= 0xEF \
+            else 4 if 0xF0 <= b <= 0xF4 else 0
+        if k:
+            try:
+                out.append(data[i:i + k].decode())
+                i += k
+                continue
+            except ValueError:
+                pass
+        out.append("\ufffd")
+        i += 1
+    return "".join(out)

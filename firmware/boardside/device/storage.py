@@ -3,7 +3,10 @@
 Store does the file work: the new state goes to state.tmp, which is then renamed
 over state.sav, so a power cut at any moment leaves either the old save file or
 the new one (littlefs renames atomically). A save file that cannot be restored
-is renamed to state.bad-N (the newest KEEP_BAD are kept) rather than deleted.
+is renamed to state.bad-N (the newest KEEP_BAD are kept) rather than deleted,
+and the log says so before the rename, so a cut can never leave one unreported.
+A folder where one of these files goes is set aside the same way, and a save
+file too big to load is never read.
 
 Persist is the glue between the App and the Store: it writes after committed
 actions as boardside.savefile.Schedule allows, skips writes that would store the
@@ -11,10 +14,11 @@ same bytes, and keeps the bytes last on flash to restore the app after a crash.
 See docs/persistence.md.
 """
 
+import gc
 import os
 
 from boardside import savefile
-from boardside.device.crashlog import replace
+from boardside.device.crashlog import Log, replace
 
 SAVE = "state.sav"
 TEMP = "state.tmp"
@@ -24,15 +28,42 @@ BAD = "state.bad-"
 KEEP_BAD = 3
 CHUNK = 256        # bytes per write call
 RETRY_MS = 5000    # after a failed write (flash full), try again this much later
+MAX_SAVE = 65536   # bytes: a save file is a few hundred; a long Quoridor game a few KB
+DIR = 0x4000       # the directory bit of os.stat()[0]
 
 
-def read_file(path):
-    """The bytes of a file, None if there is none."""
+def read_file(path, max_bytes=None):
+    """The bytes of a file; None if there is none. A folder of that name, or a file
+    over max_bytes, raises savefile.SaveFileError saying so (nothing is read)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    if st[0] & DIR:
+        raise savefile.SaveFileError("a folder, not a file")
+    if max_bytes is not None and st[6] > max_bytes:
+        raise savefile.SaveFileError("too big to load (%d bytes, at most %d)"
+                                     % (st[6], max_bytes))
     try:
         with open(path, "rb") as f:
             return f.read()
     except OSError:
         return None
+
+
+def load_limit():
+    """The largest save file worth reading now: reading one larger than the free heap
+    would raise MemoryError before the main loop (and its watchdog) ever starts."""
+    gc.collect()
+    free = gc.mem_free() if hasattr(gc, "mem_free") else MAX_SAVE
+    return min(MAX_SAVE, free // 2)
+
+
+def is_folder(path):
+    try:
+        return bool(os.stat(path)[0] & DIR)
+    except OSError:
+        return False
 
 
 def remove(path):
@@ -73,28 +104,50 @@ def drop_key(path=KEY):
 
 
 class Store:
-    def __init__(self, path=SAVE, temp=TEMP, bad=BAD, keep_bad=KEEP_BAD):
+    def __init__(self, path=SAVE, temp=TEMP, bad=BAD, keep_bad=KEEP_BAD, log=None):
         self.path = path
         self.temp = temp
         self.bad = bad
         self.keep_bad = keep_bad
+        self.log = log or Log()
 
     def read(self):
-        """(bytes, name) of the save file; (None, None) when there is none.
+        """(data, name) of the save file; (None, None) when there is none. data is
+        the bytes, or a savefile.SaveFileError when the file cannot even be read
+        (a folder of that name, a file too big to load): set it aside like a file
+        whose bytes are refused.
 
         With no save file but a temp file, the temp file is offered: on a file
         system that cannot rename over a file, the old save file is removed just
         before the rename, and a cut in between leaves only the complete temp file.
         """
-        data = read_file(self.path)
-        if data is not None:
-            return data, self.path
-        data = read_file(self.temp)
-        if data is not None:
-            return data, self.temp
+        limit = load_limit()
+        for name in (self.path, self.temp):
+            try:
+                data = read_file(name, limit)
+            except savefile.SaveFileError as e:
+                if name == self.temp and is_folder(name):
+                    continue  # never a save; the next write moves it out of the way
+                return e, name
+            if data is not None:
+                return data, name
         return None, None
 
     def write(self, data):
+        try:
+            self._write(data)
+        except OSError:
+            # a folder where the temp or the save file goes (made by hand, or by a
+            # tool) would make every save fail for good: move it aside, try again
+            moved = False
+            for name in (self.temp, self.path):
+                if is_folder(name) and self.set_aside(name, "a folder, not a file"):
+                    moved = True
+            if not moved:
+                raise
+            self._write(data)
+
+    def _write(self, data):
         mv = memoryview(data)
         with open(self.temp, "wb") as f:
             for i in range(0, len(data), CHUNK):
@@ -112,12 +165,18 @@ class Store:
         numbers.sort()
         return numbers
 
-    def set_aside(self, name):
+    def set_aside(self, name, reason=None):
         """Rename a save file that cannot be restored to state.bad-N; returns the
-        new name (None if even that failed). Only the newest KEEP_BAD are kept."""
+        new name (None if even that failed). Only the newest KEEP_BAD are kept.
+
+        The log line comes first: a power cut after it and before the rename
+        leaves the file in place, to be set aside (and reported) at the next boot;
+        once renamed, the log has it."""
         try:
             numbers = self.bad_numbers()
             kept = self.bad + str(numbers[-1] + 1 if numbers else 1)
+            self.log.write("%s set aside as %s%s" % (name, kept,
+                                                     " (%s)" % reason if reason else ""))
             os.rename(name, kept)
         except OSError:
             remove(name)  # it must not be offered again at the next boot
@@ -150,6 +209,8 @@ class Persist:
             return app, {"event": "restore", "restored": False,
                          "reason": "no saved state"}, None
         try:
+            if isinstance(data, savefile.SaveFileError):
+                raise data  # the Store could not read it: a folder, too big to load
             state, why = savefile.unseal(data, self.key, self.version)
             app.restore(state, now_ms, unverified=why)
         except Exception as e:  # whatever restore() raises, the device must start
@@ -161,7 +222,7 @@ class Persist:
                                     "reason": "no saved state"}, None
             reason = str(e) if isinstance(e, savefile.SaveFileError) \
                 else "rejected by the app: %s" % (e,)
-            kept = self.store.set_aside(name)
+            kept = self.store.set_aside(name, reason)
             event = {"event": "restore", "restored": False, "reason": reason}
             if kept:
                 event["kept_as"] = kept

@@ -1,0 +1,152 @@
+"""Glitches on the button lines, through the whole simulated device: short spikes on
+an idle line and long contact chatter give no phantom press (each press of A in
+Dice is a roll). Both times come from the hardware description."""
+
+import json
+import random
+
+from boardside import buttons
+from boardside_host import paths
+from boardside_host.sim import SimBoard
+
+SEED = 13
+
+
+class Spikes:
+    """2 ms pulses on an idle line, as a motor or a long unshielded wire makes them."""
+
+    def __init__(self, board, button, starts, width_ms=2):
+        self.button = button
+        self.windows = [(s, s + width_ms) for s in starts]
+        board.bounce = self
+
+    def __call__(self, name, now, pressed):
+        if name == self.button and any(a <= now < b for a, b in self.windows):
+            return True
+        return pressed
+
+
+class Chatter:
+    """After each real edge the contact reads at random for least..most ms."""
+
+    def __init__(self, board, rng, least_ms, most_ms):
+        self.board = board
+        self.rng = rng
+        self.least_ms = least_ms
+        self.most_ms = most_ms
+        self.until = {}
+        board.bounce = self
+
+    def set(self, button, pressed):
+        self.until[button] = self.board.clock_ms + self.rng.randint(self.least_ms,
+                                                                    self.most_ms)
+        (self.board.press if pressed else self.board.release)(button)
+
+    def __call__(self, name, now, pressed):
+        if now < self.until.get(name, -1):
+            return self.rng.random() < 0.5
+        return pressed
+
+
+def presses_seen(board):
+    seen = []
+    app = board.app
+    deliver = app.event
+
+    def event(kind, button, now_ms):
+        seen.append((kind, button))
+        deliver(kind, button, now_ms)
+
+    app.event = event
+    return seen
+
+
+def in_dice(board):
+    board.request({"cmd": "mode", "name": "dice"})
+    board.advance(1500)
+    return board.app.mode().rolls
+
+
+def set_times(board, debounce_ms, min_press_ms):
+    for b in board.device.buttons.buttons:
+        b.debounce_ms = debounce_ms
+        b.min_press_ms = min_press_ms
+
+
+def spike_run(board):
+    """500 spikes on idle A: (phantom presses, phantom rolls)."""
+    rolls = in_dice(board)
+    seen = presses_seen(board)
+    rng = random.Random(SEED)
+    start = board.clock_ms + 10
+    starts = []
+    for _ in range(500):
+        start += rng.randint(40, 200)
+        starts.append(start)
+    Spikes(board, "a", starts)
+    board.advance(starts[-1] + 100 - board.clock_ms)
+    return seen.count(("press", "a")), board.app.mode().rolls - rolls
+
+
+def chatter_run(board, least_ms=30, most_ms=40, presses=100):
+    """Real presses of A whose contact chatters after every edge: (presses seen,
+    releases seen, rolls)."""
+    rolls = in_dice(board)
+    seen = presses_seen(board)
+    rng = random.Random(SEED)
+    chatter = Chatter(board, rng, least_ms, most_ms)
+    for _ in range(presses):
+        chatter.set("a", True)
+        board.advance(rng.randint(100, 500))
+        chatter.set("a", False)
+        board.advance(rng.randint(150, 400))  # past the roll's tumble
+    return (seen.count(("press", "a")), seen.count(("release", "a")),
+            board.app.mode().rolls - rolls)
+
+
+def test_2ms_spikes_on_an_idle_line_give_no_press(board):
+    presses, rolls = spike_run(board)
+    print("\n2 ms spikes: 500 on idle A, %d phantom presses, %d rolls" % (presses, rolls))
+    assert (presses, rolls) == (0, 0)
+    assert board.device.buttons.buttons[0].min_press_ms == buttons.MIN_PRESS_MS == 10
+
+
+def test_the_spike_check_fails_without_a_minimum_press(board):
+    set_times(board, buttons.DEBOUNCE_MS, 0)  # the debouncer as it was: edge at once
+    presses, rolls = spike_run(board)
+    print("\n2 ms spikes, no minimum press: %d phantom presses, %d rolls" % (presses, rolls))
+    assert presses > 100 and rolls == presses  # about 2 in 5: a poll every 5 ms
+
+
+def test_30_to_40ms_chatter_gives_one_press_per_press(board):
+    presses, releases, rolls = chatter_run(board)
+    print("\n30-40 ms chatter: 100 real presses, %d presses, %d releases, %d rolls"
+          % (presses, releases, rolls))
+    assert (presses, releases, rolls) == (100, 100, 100)
+
+
+def test_the_chatter_check_fails_without_a_minimum_press(board):
+    set_times(board, buttons.DEBOUNCE_MS, 0)
+    presses, releases, rolls = chatter_run(board)
+    print("\n30-40 ms chatter, no minimum press: 100 real presses, %d presses, %d rolls"
+          % (presses, rolls))
+    assert presses > 130 and rolls > 100
+
+
+def test_the_times_come_from_the_hardware_description(tmp_path):
+    hw = json.load(open(paths.default_hardware_file()))
+    hw["buttons"]["debounce_ms"] = 60
+    hw["buttons"]["min_press_ms"] = 0
+    path = tmp_path / "slow-switches.json"
+    path.write_text(json.dumps(hw))
+    with SimBoard(hardware_file=str(path), seed=1) as board:
+        board.boot()
+        assert {(b.debounce_ms, b.min_press_ms) for b in board.device.buttons.buttons} \
+            == {(60, 0)}
+        # without a minimum, spikes come through again: the file is what the board uses
+        presses, _ = spike_run(board)
+        assert presses > 100
+    with SimBoard(hardware_file=str(path), seed=1) as board:
+        board.boot()
+        # a 60 ms deaf time swallows 50 ms of chatter on its own
+        assert chatter_run(board, 45, 50, presses=30) == (30, 30, 30)
