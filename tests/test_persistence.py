@@ -254,6 +254,7 @@ def test_a_committed_action_is_written_at_once(board):
     board.advance(2000)
     steps = count_writes(board)
     board.request({"cmd": "act", "action": "roll"})  # replies in the pass that rolled
+    board.advance(100)  # the save follows the frame; the flash takes its time (an erase)
     assert renames(steps) == 1
     assert saved(board) == board.app.save()
 
@@ -289,7 +290,7 @@ def test_ctrl_c_writes_a_pending_change_first(board):
     board.request({"cmd": "act", "action": "choose", "args": {"count": 3}})  # pending
     assert saved(board)["modes"]["dice"]["count"] != 3
     board.write_serial(b"\x03")
-    board.advance(20)
+    board.advance(120)  # the flash write takes its time (an erase)
     assert not board.running
     assert saved(board)["modes"]["dice"]["count"] == 3
 

@@ -31,6 +31,10 @@ def sleep_ms(ms):
     advance(ms)
 
 
+def sleep_us(us):
+    advance(-(-us // 1000))  # whole milliseconds, rounded up
+
+
 def sleep(s):
     advance(int(s * 1000))
 

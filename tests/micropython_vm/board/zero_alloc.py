@@ -84,7 +84,7 @@ def checks(rig):
         def both():
             setup()
             mark[0] = dev.now
-            mark[1] = dev.strip.writes
+            mark[1] = dev.strip.frames
         return both
 
     def ran_idle():
@@ -95,7 +95,7 @@ def checks(rig):
 
     def frames(low, high):
         def verify():
-            n = dev.strip.writes - mark[1]
+            n = dev.strip.frames - mark[1]
             if not low <= n <= high:
                 return "%d frames drawn, expected %d to %d" % (n, low, high)
             return ran_idle()
