@@ -39,10 +39,9 @@ import sys
 
 import scenarios
 from board.rig import Rig
+from board_model import HEAP_BYTES
 from reference_bfs import RP2040_MS_PER_RU, reference
-
-HEAP_BYTES = 190 * 1024  # the RP2040's MicroPython heap, about
-SLACK = 8192  # boardside.device.GC_SLACK (not imported: the device shell is not loaded here)
+SLACK = 8192  # garbage a quiet-time collection typically finds (boardside.device.GC_DEBT units)
 
 
 def emit(record):
@@ -151,7 +150,7 @@ class Pause:
         if k == 1:
             self.live = gc.mem_alloc()
             self.cases = (
-                ("a full 190 KB heap", max(HEAP_BYTES - 2048, self.live + self.slack)),
+                ("a full %d B heap" % HEAP_BYTES, max(HEAP_BYTES - 2048, self.live + self.slack)),
                 ("%d KB of garbage (the quiet-time collection)" % (self.slack // 1024),
                  self.live + self.slack))
         elif self.arm is not None:

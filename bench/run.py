@@ -12,6 +12,9 @@ collection: bench/heap.py.
 Board estimates use the reference workload of bench/reference_bfs.py (one call
 is one reference unit, RU, and takes 14.2 ms on the RP2040): an operation timed
 against it in the same run of the same VM takes ratio x 14.2 ms on the board.
+What the VM cannot see (the LED chain's wire time, flash programs and erases,
+heap walks on the real heap) is added from bench/board_model.py: a button's
+press-to-frame figure is the sum, checked against the goals there.
 """
 
 import hashlib
@@ -24,6 +27,9 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import board_model as model  # noqa: E402 - bench/ on the path first, however run.py is loaded
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
@@ -48,6 +54,11 @@ BUDGETS = {
     "frame": ("ru", 0.35, "a full-frame render, mapping, gamma and power limit <= 5 ms"),
     "heap": ("bytes", 64 * 1024, "peak heap of any mode <= 64 KB"),
     "rl_ratio": ("ratio", 10.0, "legal-move listing >= 10x faster than quoridor-rl"),
+    "press_to_frame": ("ms", model.PRESS_TO_FRAME_MS,
+                       "button edge to the changed frame latched <= 20 ms, worst"),
+    "first_bit": ("ms", model.FIRST_BIT_MS, "button edge to its frame's first bit <= 12 ms"),
+    "median": ("ms", model.MEDIAN_MS, "median press to frame <= 15 ms, typical"),
+    "idle": ("ms", model.IDLE_PASS_MS, "an idle pass's CPU <= 1 ms, heap walks included"),
 }
 
 
@@ -162,9 +173,9 @@ def run_heap(opts):
 
 
 def run_gc(opts):
-    # a 190 KB first heap block, as on the board (bench/heap.py)
+    # the board's heap as the first heap block (bench/heap.py)
     cmd = node_command()
-    return run_lines(cmd[:2] + ["--heap", "190K"] + cmd[2:]
+    return run_lines(cmd[:2] + ["--heap", str(model.HEAP_BYTES)] + cmd[2:]
                      + [str(BENCH / "heap.py"), "--hardware", "/hw/boardside.json", "gc"],
                      "vm")
 
@@ -213,6 +224,110 @@ def merge(cpython, vm):
                          "vm_us": None, "ru": None, "board_ms": None, "alloc": None,
                          "budget": r.get("budget"), "note": r.get("note", "")})
     return rows, extra
+
+
+def board_model(rows, leds):
+    """The press-to-frame sums (bench/board_model.py) for every press row."""
+    idle = [r for r in rows if r.get("kind") == "idle" and r.get("board_ms") is not None]
+    worst_idle = max(idle, key=lambda r: r["board_ms"] + model.hidden_ms(r.get("hidden")),
+                     default=None)
+    idle_ms = worst_idle["board_ms"] if worst_idle else 0.0
+    idle_hidden = worst_idle.get("hidden") if worst_idle else None
+    presses = []
+    saves = []
+    for r in rows:
+        if r.get("board_ms") is None:
+            continue
+        if r.get("kind") == "press":
+            first, latched, typical = model.press_to_frame(r["board_ms"], r.get("hidden"),
+                                                           idle_ms, idle_hidden, leds)
+            presses.append({"group": r["group"], "name": r["name"], "python_ms": r["board_ms"],
+                            "hidden_ms": model.hidden_ms(r.get("hidden")),
+                            "first_bit_ms": first, "latched_ms": latched,
+                            "typical_ms": typical})
+        elif r.get("kind") == "press_save":
+            h = r.get("hidden") or {}
+            saves.append({"group": r["group"], "name": r["name"], "python_ms": r["board_ms"],
+                          "bytes": h.get("flash_bytes", 0),
+                          "flash_ms": model.flash_ms(h.get("flash_bytes", 0)),
+                          "flash_worst_ms": model.flash_ms(h.get("flash_bytes", 0), True),
+                          # a pass that draws and saves draws first
+                          "frame_first": (h.get("frames_before_save") is None
+                                          or h["frames_before_save"] == h.get("frames", 0))})
+    typical = sorted(p["typical_ms"] for p in presses)
+    median_ms = None
+    if typical:
+        n = len(typical)
+        median_ms = typical[n // 2] if n % 2 else (typical[n // 2 - 1] + typical[n // 2]) / 2
+    idle_cpu = [{"name": r["name"], "python_ms": r["board_ms"],
+                 "hidden_ms": model.hidden_ms(r.get("hidden")),
+                 "cpu_ms": r["board_ms"] + model.hidden_ms(r.get("hidden"))} for r in idle]
+    return {"leds": leds, "led_push_ms": model.led_push_ms(leds), "idle": idle_cpu,
+            "presses": presses, "saves": saves, "median_ms": median_ms,
+            "heap_bytes": model.HEAP_BYTES}
+
+
+def check_model(m):
+    missed = []
+    for p in m["presses"]:
+        where = "%s: %s" % (p["group"], p["name"])
+        if p["latched_ms"] > model.PRESS_TO_FRAME_MS:
+            missed.append("%s: frame latched %.1f ms after the edge (%s)"
+                          % (where, p["latched_ms"], BUDGETS["press_to_frame"][2]))
+        if p["first_bit_ms"] > model.FIRST_BIT_MS:
+            missed.append("%s: first bit %.1f ms after the edge (%s)"
+                          % (where, p["first_bit_ms"], BUDGETS["first_bit"][2]))
+    if m["median_ms"] is not None and m["median_ms"] > model.MEDIAN_MS:
+        missed.append("median press to frame %.1f ms (%s)" % (m["median_ms"],
+                                                               BUDGETS["median"][2]))
+    for i in m["idle"]:
+        if i["cpu_ms"] > model.IDLE_PASS_MS:
+            missed.append("%s: %.2f ms (%s)" % (i["name"], i["cpu_ms"], BUDGETS["idle"][2]))
+    for sv in m["saves"]:
+        if not sv["frame_first"]:
+            missed.append("%s: %s: no frame before the save" % (sv["group"], sv["name"]))
+    return missed
+
+
+def model_table(m):
+    out = ["", "[board model: what the VM cannot see (bench/board_model.py)]"]
+    out.append("  LED push: %d LEDs x %d us + %d us reset = %.2f ms on the wire; PIO + DMA "
+               "sends it in the background (neopixel would hold the CPU as long)"
+               % (m["leds"], model.LED_US, model.LED_RESET_US, m["led_push_ms"]))
+    out.append("  flash (W25Q16JV class): page program %.1f ms typ / %.1f ms max per %d B; "
+               "sector erase %.0f ms typ / %.0f ms max per %d B"
+               % (model.PAGE_MS[0], model.PAGE_MS[1], model.PAGE_BYTES, model.ERASE_MS[0],
+                  model.ERASE_MS[1], model.SECTOR_BYTES))
+    out.append("  heap %d B: gc.mem_alloc() %.1f ms (a whole-heap walk), gc.collect() %.1f ms"
+               % (model.HEAP_BYTES, model.MEM_ALLOC_MS, model.COLLECT_MS))
+    for i in m["idle"]:
+        ok = i["cpu_ms"] <= model.IDLE_PASS_MS
+        out.append("  %-44s Python %5.2f + hidden %5.2f = %5.2f ms  %s <= %.1f"
+                   % (i["name"], i["python_ms"], i["hidden_ms"], i["cpu_ms"],
+                      "ok" if ok else "MISSED", model.IDLE_PASS_MS))
+    out.append("  press -> frame, board ms: wait for the pass (%.0f ms sleep + an idle pass) "
+               "+ Python + hidden, then %.2f ms on the wire" % (model.EDGE_SLEEP_MS,
+                                                                 m["led_push_ms"]))
+    out.append("  %-58s %7s %7s %7s %8s %8s" % ("press", "Python", "hidden", "1st bit",
+                                                "latched", "typical"))
+    for p in m["presses"]:
+        name = ("%s: %s" % (p["group"], p["name"]))[:58]
+        bad = p["latched_ms"] > model.PRESS_TO_FRAME_MS or p["first_bit_ms"] > model.FIRST_BIT_MS
+        out.append("  %-58s %7.2f %7.2f %7.2f %8.2f %8.2f  %s"
+                   % (name, p["python_ms"], p["hidden_ms"], p["first_bit_ms"],
+                      p["latched_ms"], p["typical_ms"], "MISSED" if bad else "ok"))
+    if m["median_ms"] is not None:
+        out.append("  median press to frame (typical): %.2f ms  %s <= %.0f"
+                   % (m["median_ms"], "ok" if m["median_ms"] <= model.MEDIAN_MS else "MISSED",
+                      model.MEDIAN_MS))
+    out.append("  press during a save (not on the press-to-frame path: the save comes after "
+               "the frame; a press that arrives while the flash is busy waits for it):")
+    for sv in m["saves"]:
+        out.append("  %-58s Python %5.2f, %5d B: flash %6.1f ms typ / %6.1f ms worst%s"
+                   % (("%s: %s" % (sv["group"], sv["name"]))[:58], sv["python_ms"], sv["bytes"],
+                      sv["flash_ms"], sv["flash_worst_ms"],
+                      "" if sv["frame_first"] else "  NO FRAME FIRST"))
+    return "\n".join(out)
 
 
 def check_budgets(rows, heap, rl):
@@ -363,7 +478,11 @@ def main(argv=None):
             meta["cpython" if r["impl"] == "cpython" else "micropython"] = r["version"]
     rows, rl = merge(cpython, vm)
     missed = check_budgets(rows, heap, rl)
-    text = table(rows, heap, gcs, mpy, rl, meta)
+    with open(HARDWARE) as f:
+        leds = json.load(f)["grid"]
+    m = board_model(rows, leds["width"] * leds["height"])
+    missed += check_model(m)
+    text = table(rows, heap, gcs, mpy, rl, meta) + model_table(m)
     print(text)
     print("")
     result = {"meta": dict(meta, ru_ms=RU_MS, seconds=round(time.time() - started),
@@ -371,7 +490,7 @@ def main(argv=None):
               "budgets": {k: {"unit": v[0], "limit": v[1], "what": v[2]}
                           for k, v in BUDGETS.items()},
               "operations": rows, "quoridor_rl": rl, "heap": heap, "gc": gcs, "mpy": mpy,
-              "missed": missed}
+              "board_model": m, "missed": missed}
     path = Path(opts["json"])
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(result, indent=1) + "\n")

@@ -137,7 +137,8 @@ def alloc_of(fn, setup=None):
 
 
 class Op:
-    def __init__(self, group, name, fn, setup=None, budget=None, note="", per=1):
+    def __init__(self, group, name, fn, setup=None, budget=None, note="", per=1, rig=None,
+                 kind=None):
         self.group = group
         self.name = name
         self.fn = fn
@@ -145,6 +146,60 @@ class Op:
         self.budget = budget  # key into run.py's BUDGETS, or None
         self.note = note
         self.per = per  # fn does this many of the operation: figures are per one
+        self.rig = rig  # a pass of the device: count what the VM cannot time (hidden_of)
+        self.kind = kind  # "press", "press_save", "idle": how run.py models the board
+
+
+class _Counting:
+    """The device's gc module, counting the calls that walk the heap on the board."""
+
+    def __init__(self, real, counts):
+        self.real = real
+        self.counts = counts
+
+    def mem_alloc(self):
+        self.counts["mem_alloc"] += 1
+        return self.real.mem_alloc()
+
+    def mem_free(self):
+        self.counts["mem_alloc"] += 1  # the same walk
+        return self.real.mem_free()
+
+    def collect(self):
+        self.counts["collect"] += 1
+        self.real.collect()
+
+
+def hidden_of(rig, fn, setup=None):
+    """What one call of a device pass does that costs board time the VM cannot
+    measure: heap walks (gc.mem_alloc/mem_free), collections, bytes saved to flash,
+    frames started. bench/board_model.py turns these counts into milliseconds."""
+    counts = {"mem_alloc": 0, "collect": 0, "flash_bytes": 0, "frames": 0,
+              "frames_before_save": None}
+    device = rig.device
+    dev = rig.dev
+    if setup is not None:
+        setup()
+    real_gc = device.gc
+    store = dev.persist.store
+    real_write = store.write
+    frames = dev.strip.frames
+
+    def write(data):
+        if counts["frames_before_save"] is None:
+            counts["frames_before_save"] = dev.strip.frames - frames
+        counts["flash_bytes"] += len(data)
+        real_write(data)
+
+    device.gc = _Counting(real_gc, counts)
+    store.write = write
+    try:
+        fn()
+    finally:
+        device.gc = real_gc
+        del store.write
+    counts["frames"] = dev.strip.frames - frames
+    return counts
 
 
 class Run:
@@ -191,10 +246,12 @@ class Run:
         us = median(self.times) / op.per
         ru = median(self.ratios) / op.per
         alloc = alloc_of(op.fn, op.setup)
+        hidden = hidden_of(op.rig, op.fn, op.setup) if op.rig is not None else None
         return {"group": op.group, "name": op.name, "us": us, "ref_us": median(self.refs),
                 "ru": ru, "board_ms": ru * RP2040_MS_PER_RU,
                 "alloc": None if alloc is None else alloc // op.per, "budget": op.budget,
-                "note": op.note, "samples": len(self.times)}
+                "note": op.note, "samples": len(self.times), "hidden": hidden,
+                "kind": op.kind}
 
 
 def emit(record):
@@ -254,7 +311,18 @@ def ops_device(rig):
     dev = rig.dev
     rig.settle()
     yield Op("device", "idle main-loop pass, menu", dev.step, budget=None,
-             note="no input, nothing to draw (clock stopped)")
+             note="no input, nothing to draw (clock stopped)", rig=rig, kind="idle")
+
+    def quiet_idle():
+        # the state the collection rule looks at: nothing drawn for a while, some
+        # work done since the last collection (the idle pass that pays for it runs
+        # once; the ones counted here are those that follow)
+        rig.release_all()
+        rig.passes(8)
+        rig.wait(3000)
+
+    yield Op("device", "idle main-loop pass, quiet for 3 s", rig.step, quiet_idle,
+             note="virtual clock running; GC rule checked", rig=rig, kind="idle")
     levels = [False] * len(BUTTONS)
 
     def sink(kind, button):
@@ -316,9 +384,10 @@ def _press_ops(rig, group, label, snapshot, button, poke=None, render=True):
         rig.dev.persist.last = None
 
     yield Op(group, "press %s -> frame: %s" % (button.upper(), label), rig.step, setup_quiet,
-             budget="press")
+             budget="press", rig=rig, kind="press")
     yield Op(group, "press %s -> frame + save: %s" % (button.upper(), label), rig.step,
-             setup_save, note="a first change after a quiet second is saved before the frame")
+             setup_save, note="a change when nothing was saved lately: saved after the frame",
+             rig=rig, kind="press_save")
     if render:
         restore()
         app = rig.app

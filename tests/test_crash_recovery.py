@@ -64,13 +64,13 @@ def crash_in_handle(board):
 
 def crash_in_tick(board):
     board.app.mode().tick = boom
-    board.advance(20)
+    board.advance(120)  # the crash log's flash write first (an erase)
 
 
 def crash_in_render(board):
     board.app.mode().render = boom
     board.app.dirty = True
-    board.advance(20)
+    board.advance(120)  # the crash log's flash write first (an erase)
 
 
 def crash_in_command(board):
@@ -87,7 +87,7 @@ CRASHES = {"handle": crash_in_handle, "tick": crash_in_tick, "render": crash_in_
 def test_a_crash_is_logged_and_the_last_saved_state_restored(board, where):
     last = dice_with_a_pending_change(board)
     CRASHES[where](board)
-    board.advance(20)
+    board.advance(120)  # the crash log's flash write first (an erase)
     assert board.running and board.error is None
     crash = events(board, "crash")
     assert crash == [{"event": "crash", "error": "ZeroDivisionError: a bug in the mode",
@@ -117,7 +117,7 @@ def test_a_saved_game_that_keeps_crashing_is_reset_alone(board, monkeypatch):
     board.read_serial()
     monkeypatch.setattr(DiceMode, "render", boom)  # every dice screen crashes now
     board.app.dirty = True
-    board.advance(100)
+    board.advance(400)  # each crash is logged to flash: an erase (45 ms) apiece
     crashes = events(board, "crash")
     assert [c["restored"] for c in crashes] == [True, True, True]
     assert crashes[-1]["reset_modes"] == ["dice"]
@@ -136,7 +136,7 @@ def test_a_crash_loop_on_a_clean_app_gives_up_to_the_watchdog(board, monkeypatch
     from boardside import app as app_module
     monkeypatch.setattr(app_module.App, "render_menu", boom)
     board.app.dirty = True
-    board.advance(200)
+    board.advance(800)  # each crash is logged to flash: an erase (45 ms) apiece
     assert not board.running  # main.py ended with the error
     assert isinstance(board.error, ZeroDivisionError)
     monkeypatch.undo()

@@ -12,9 +12,9 @@ class RecordingBoard(SimBoard):
 
     tag = ""
 
-    def _leds_written(self, data):
-        SimBoard._leds_written(self, data)
-        self.frames.append((self.tag, self.clock_ms, bytes(data)))
+    def _leds_written(self, data, start_us, latched_us):
+        SimBoard._leds_written(self, data, start_us, latched_us)
+        self.frames.append((self.tag, start_us, bytes(data)))
 
     @property
     def frames(self):

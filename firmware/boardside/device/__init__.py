@@ -20,26 +20,28 @@ import time
 
 import machine
 import micropython
-import neopixel
 
-from boardside import gridmap, hardware, output, protocol
+from boardside import gridmap, hardware, output, protocol, savefile
 from boardside.app import App
 from boardside.buttons import ButtonSet
 from boardside.canvas import BLACK, ORANGE, RED
-from boardside.device import crashlog, storage, watchdog
+from boardside.device import crashlog, leds, storage, watchdog
 from boardside.events import BUTTONS, MENU, PAD, PRESS, RELEASE
 
 HARDWARE_FILE = "hardware.json"
-POLL_MS = 5            # button poll period; 5 ms keeps a press well under a frame
+POLL_MS = 5            # longest sleep between passes; a button's edge ends it within 1 ms
 SERIAL_BUDGET = 256    # bytes read per loop, so a flood cannot starve the buttons
 NOTICE_MS = 1500       # how long a warning icon (state set aside, crash) stays up
 CRASH_LIMIT = 3        # loop passes crashing in a row: the saved state itself is bad
 LOGGED_CRASHES = 20    # per boot, so a crash loop cannot wear the flash out
 JAM_BUTTONS = 3        # this many buttons down at once is not a player's input
 GC_QUIET_MS = 150      # no frame for this long: no animation running, a collection may go
-GC_SLACK = 8192        # bytes allocated since the last collection before a quiet one runs
-GC_IDLE_MS = 2000      # ...or GC_IDLE_BYTES once nothing has been drawn for this long,
-GC_IDLE_BYTES = 1024   # so a long pause starts the next game with a clean heap
+GC_DEBT = 24           # work done since the last collection before a quiet one runs: one
+GC_SAVE_DEBT = 8       # unit a frame or a reply (a few hundred bytes), this many a save
+GC_IDLE_MS = 2000      # ...or any debt at all once nothing has been drawn for this long,
+                       # so a long pause starts the next game with a clean heap
+REBASE_MS = 1 << 29    # uptime (6.2 days) after which the clock starts again from 0...
+REBASE_QUIET_MS = 60000  # ...once no button has moved for this long (see rebase())
 
 
 class EntropyRandom:
@@ -61,7 +63,11 @@ class Device:
         pull = machine.Pin.PULL_UP if hw.buttons_active_low else machine.Pin.PULL_DOWN
         self.pins = [machine.Pin(hw.buttons[b], machine.Pin.IN, pull) for b in BUTTONS]
         self.active = 0 if hw.buttons_active_low else 1
-        self.strip = neopixel.NeoPixel(machine.Pin(hw.led_pin, machine.Pin.OUT), hw.led_count)
+        self.edge = False      # a button's contact moved since the last pass (wait())
+        edge_sink = self.on_edge  # bound once
+        for p in self.pins:
+            p.irq(edge_sink, machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING)
+        self.strip = leds.open_strip(hw.led_pin, hw.led_count)
         self.output = output.FrameOutput(hw, gridmap.build(hw))
         # seeded from the hardware entropy source, never a fixed seed (only
         # animations use it: dice draw from EntropyRandom)
@@ -98,7 +104,8 @@ class Device:
         self.levels = [False] * len(BUTTONS)
         self.button_sink = self.on_button  # bound once: one per poll would be garbage
         self.last_frame = 0
-        self.gc_floor = gc.mem_alloc()
+        self.gc_debt = 0       # frames and replies since the last collection
+        self.gc_writes = self.persist.writes
         self.last_ticks = time.ticks_ms()
         self.now = 0
         self.buttons = ButtonSet(BUTTONS, PAD, self.now, hw.debounce_ms, hw.min_press_ms)
@@ -109,10 +116,46 @@ class Device:
         self.poller.register(sys.stdin, select.POLLIN)
 
     def clock(self):
+        """Milliseconds since the app's time began: time.ticks_ms() wraps every 2**30
+        ms (12.4 days); this counts on across the wrap. It stays a small int (below
+        2**30), so arithmetic on it allocates nothing: past REBASE_MS it starts again
+        from 0 at the next quiet moment (rebase())."""
         t = time.ticks_ms()
         self.now += time.ticks_diff(t, self.last_ticks)
         self.last_ticks = t
         return self.now
+
+    def rebase(self, now):
+        """Start the app's time again from 0, as at power-up, but with everything in
+        RAM kept: the app is saved, restored into a fresh App at time 0 (the path a
+        power cut takes, so every mode knows it) and the device's own times start
+        again. Only at a quiet moment: no button down or moved for REBASE_QUIET_MS,
+        nothing on screen for a while, the save file up to date. Returns True if done."""
+        for b in self.buttons.buttons:
+            if b.down or now - b.edge_ms < REBASE_QUIET_MS:
+                return False
+        if self.notice_icon is not None or self.app.outbox or self.app.fault is not None:
+            return False
+        if self.persist.flush(self.app, now) is not None:
+            return False  # the flash refuses: not now
+        # through the save file's bytes, exactly as a power cut would bring it back
+        data = savefile.decode(savefile.encode(self.app.save()))
+        app = self.new_app()
+        app.restore(data, 0)
+        app.changed = False
+        app.dirty = True
+        persist = storage.Persist(self.persist.store, key=self.persist.key)
+        persist.last = self.persist.last
+        persist.writes = self.persist.writes
+        self.app = app
+        self.persist = persist
+        self.now = 0
+        self.seen = 0
+        self.last_frame = 0
+        self.notice_until = 0
+        for b in self.buttons.buttons:
+            b.reset(0)
+        return True
 
     def new_app(self):
         app = App(EntropyRandom(), self.hw.width, self.hw.height)
@@ -125,6 +168,20 @@ class Device:
         self.app.changed = False
         self.persist.schedule.changed(self.now)
         self.save(self.now, True)
+
+    def on_edge(self, pin):
+        # a pin interrupt (scheduled, not hard): allocates nothing
+        self.edge = True
+
+    def wait(self):
+        """Sleep until the next pass: POLL_MS at most, 1 ms at a time, ending as soon
+        as a button's contact has moved (on_edge), so a press is read within about a
+        millisecond of its edge while an idle loop still sleeps most of the time."""
+        left = POLL_MS
+        while left > 0 and not self.edge:
+            time.sleep_ms(1)
+            left -= 1
+        self.edge = False
 
     def on_button(self, kind, button):
         # An app only hears about a button it saw pressed: no RELEASE of a press
@@ -180,6 +237,7 @@ class Device:
     def send(self, text):
         sys.stdout.write(text)
         sys.stdout.write("\n")
+        self.gc_debt += 1
 
     def report(self, event):
         """A device event (boot, crash): sent at once, not through an app that may
@@ -202,20 +260,27 @@ class Device:
             canvas.fill_rect(x - 1, y - 1, 7, 7, BLACK)
             canvas.icon(x, y, self.notice_icon[0], self.notice_icon[1])
         self.output.write(canvas, self.strip.buf)
-        self.strip.write()
+        self.strip.write()  # with PIO and DMA this starts the frame and returns
         self.last_frame = now
+        self.gc_debt += 1
 
     def collect(self, now):
         """Collect garbage at a quiet moment (docs/performance.md): never while
         frames follow each other (an animation), and often enough that the heap
-        never fills up, which would force a collection in the middle of one."""
+        never fills up, which would force a collection in the middle of one.
+
+        What has been allocated is not asked of the heap: gc.mem_alloc() walks the
+        whole heap on the rp2 port (8.7 ms), more than a whole idle pass. The work
+        that allocates is counted instead (frames, replies, saves); an idle pass
+        allocates nothing, so with no debt there is nothing to collect."""
         quiet = now - self.last_frame
         if quiet < GC_QUIET_MS:
             return
-        grown = gc.mem_alloc() - self.gc_floor
-        if grown >= GC_SLACK or (grown >= GC_IDLE_BYTES and quiet >= GC_IDLE_MS):
+        debt = self.gc_debt + GC_SAVE_DEBT * (self.persist.writes - self.gc_writes)
+        if debt >= GC_DEBT or (debt > 0 and quiet >= GC_IDLE_MS):
             gc.collect()
-            self.gc_floor = gc.mem_alloc()
+            self.gc_debt = 0
+            self.gc_writes = self.persist.writes
 
     def notice(self, icon, colour):
         """Show a warning icon over the app for NOTICE_MS."""
@@ -241,7 +306,6 @@ class Device:
         if fault is not None:
             raise fault
         self.app.tick(now)
-        self.save(now)  # before show: what the grid shows after a roll is on flash
         if self.notice_icon is not None and now - self.notice_until >= 0:
             self.notice_icon = None
             self.app.dirty = True
@@ -249,7 +313,13 @@ class Device:
             self.show(now)
         if self.app.outbox:
             self.flush_events()
+        # Saves happen after the frame: the flash write (an erase can take 45-400 ms,
+        # with no code running from flash meanwhile) never delays the picture, and
+        # the frame already on its way goes on (DMA reads RAM).
+        self.save(now)
         self.collect(now)
+        if now >= REBASE_MS:
+            self.rebase(now)
 
     def recover(self, exc):
         """A mode crashed: log it, restore the last saved state, keep running."""
@@ -309,7 +379,7 @@ class Device:
                 except Exception as e:  # a bug in a mode must not stop the device
                     self.recover(e)
                 watchdog.feed()
-                time.sleep_ms(POLL_MS)
+                self.wait()
         except KeyboardInterrupt:
             self.stop()
         except Exception:

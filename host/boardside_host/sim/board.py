@@ -54,6 +54,7 @@ class SimBoard:
             flash_dir = tempfile.mkdtemp(prefix="boardside-flash-")
         os.makedirs(flash_dir, exist_ok=True)
         self.flash = fakes.Flash(flash_dir)
+        self.flash.busy = self._device_busy
         if not blank and not os.path.exists(self.flash.real("main.py")):
             build.install_local(self.flash.root, self.firmware_dir, self.hardware_file)
         if not blank and (chosen or not os.path.exists(self.flash.real("hardware.json"))):
@@ -73,7 +74,13 @@ class SimBoard:
         self.pins_configured = {}
         self.strip = None
         self.led_frames = 0
-        self.last_leds = None
+        self.led_log = []  # (start_us, latched_us, bytes) of the frames sent, newest last
+        self.busy_log = []  # (from_ms, to_ms, cause) the hardware held the device thread
+        self.pin_irqs = {}  # GPIO -> (handler, trigger, pin) of Pin.irq on the device
+        self._pending_irqs = []
+        self.dma_channels = set()
+        self.pio_checked = {}  # PIO configurations whose bits were checked (fakes.DMA)
+        self._busy_us = 0  # device time spent by the hardware, not yet on the clock
         self.tones = []
         self.counters = {}
         self.reset_cause = 1
@@ -116,6 +123,10 @@ class SimBoard:
     def boot(self, settle_ms=50):
         """Power on: run main.py from the flash until it first sleeps or waits."""
         self._follow_flash_hardware()
+        self.pin_irqs = {}
+        self._pending_irqs = []
+        self.dma_channels = set()
+        self._busy_us = 0
         self._stop = False
         self._interrupt = False
         self.error = None
@@ -158,7 +169,45 @@ class SimBoard:
         if self._stop:
             raise fakes.Interrupt()
         self._check_reset()
+        self._run_irqs()
         self._check_interrupt()
+
+    BUSY_LOG = 4096  # busy periods kept in busy_log
+
+    def _device_busy(self, us, cause="flash"):
+        """The hardware holds the device thread for ``us`` microseconds (a bitstream
+        frame, a flash program or erase): its clock moves on meanwhile, and the
+        host's buttons and serial wait for it. Counted in whole milliseconds, the
+        rest carried to the next call."""
+        if threading.current_thread() is not self._thread:
+            return
+        if self._stop:
+            raise fakes.Interrupt()  # powered off meanwhile: never hand over again
+        self._busy_us += int(us)
+        ms = self._busy_us // 1000
+        if not ms:
+            return
+        self._busy_us -= ms * 1000
+        self.counters["busy_ms"] = self.counters.get("busy_ms", 0) + ms
+        key = "busy_ms_" + cause
+        self.counters[key] = self.counters.get(key, 0) + ms
+        self.busy_log.append((self.clock_ms, self.clock_ms + ms, cause))
+        if len(self.busy_log) > self.BUSY_LOG:
+            del self.busy_log[0]
+        self._wake_at = self.clock_ms + ms
+        self._to_host.release()
+        self._to_device.acquire()
+        if self._stop:
+            raise fakes.Interrupt()
+        self._check_reset()
+        self._run_irqs()
+
+    def _run_irqs(self):
+        """Pin interrupts that fired while the device slept: their handlers run now,
+        on the device thread, as MicroPython runs scheduled handlers."""
+        while self._pending_irqs:
+            handler, pin = self._pending_irqs.pop(0)
+            handler(pin)
 
     def _device_wait_input(self):
         """The REPL waits for a byte: hand control back until the host sends one."""
@@ -359,13 +408,28 @@ class SimBoard:
 
     def press(self, button):
         self._check_button(button)
-        self.held[button] = True
+        if not self.held[button]:
+            self.held[button] = True
+            self._edge(button)
         return self
 
     def release(self, button):
         self._check_button(button)
-        self.held[button] = False
+        if self.held[button]:
+            self.held[button] = False
+            self._edge(button)
         return self
+
+    def _edge(self, button):
+        """The button's contact moved: its pin's interrupt, if armed, is due."""
+        pin = self.hw.buttons[button]
+        irq = self.pin_irqs.get(pin)
+        if irq is None:
+            return
+        handler, trigger, obj = irq
+        low = self.hw.buttons_active_low == self.held[button]
+        if trigger & (fakes.PIN_IRQ_FALLING if low else fakes.PIN_IRQ_RISING):
+            self._pending_irqs.append((handler, obj))
 
     def tap(self, button, hold_ms=60, gap_ms=60):
         """Press, hold briefly, release, then let the device settle."""
@@ -458,9 +522,23 @@ class SimBoard:
         return self._console
 
     # -- LEDs ------------------------------------------------------------------------------
-    def _leds_written(self, data):
-        self.last_leds = data
+    LED_LOG = 4096  # frames kept in led_log
+
+    def _leds_written(self, data, start_us, latched_us):
+        """A frame starts on the wire at start_us; the panel shows it from latched_us."""
+        self.led_log.append((start_us, latched_us, data))
+        if len(self.led_log) > self.LED_LOG:
+            del self.led_log[:len(self.led_log) - self.LED_LOG]
         self.led_frames += 1
+
+    @property
+    def last_leds(self):
+        """The bytes of the frame the panel shows now: the newest one latched."""
+        now_us = self.clock_ms * 1000 + self._busy_us
+        for start_us, latched_us, data in reversed(self.led_log):
+            if latched_us <= now_us:
+                return data
+        return None
 
     def led_rgb(self, index):
         """(r, g, b) sent to one LED, undoing the colour order."""

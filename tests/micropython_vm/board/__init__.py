@@ -2,8 +2,8 @@
 Device class runs under the MicroPython VM (and under CPython) without a board.
 
     from board import install
-    fakes = install()          # machine, neopixel, select, time, os, sys (+ micropython, gc
-                               # where missing: CPython)
+    fakes = install()          # machine, neopixel, rp2, select, time, os, sys (+ micropython,
+                               # gc where missing: CPython)
     import boardside.device    # binds the stand-ins
     fakes.restore()            # the rest of the program sees the real modules again
 
@@ -11,15 +11,15 @@ They are installed into sys.modules rather than put on sys.path: MicroPython
 finds a module in sys.modules before its own builtin of that name (``time``,
 ``select``, ``os``, ``sys``), and on CPython a ``select.py`` on sys.path would
 break the standard library. Everything a main-loop pass calls (Pin.value,
-ticks_ms, poll.ipoll, NeoPixel.write) allocates nothing, so heap-lock tests
-measure the firmware and not the fakes.
+ticks_ms, poll.ipoll, NeoPixel.write, DMA.config) allocates nothing, so heap-lock
+tests measure the firmware and not the fakes.
 """
 
 import sys
 
-from board import clock, machine, neopixel, select, serial
+from board import clock, machine, neopixel, rp2, select, serial
 
-NAMES = ("machine", "neopixel", "select", "time", "os", "sys", "micropython", "gc")
+NAMES = ("machine", "neopixel", "rp2", "select", "time", "os", "sys", "micropython", "gc")
 
 
 class Installed:
@@ -45,6 +45,7 @@ def install(seed=1):
     fakeos.seed(seed)
     sys.modules["machine"] = machine
     sys.modules["neopixel"] = neopixel
+    sys.modules["rp2"] = rp2
     sys.modules["select"] = select
     sys.modules["time"] = clock
     sys.modules["os"] = fakeos
@@ -64,4 +65,4 @@ def install(seed=1):
     return Installed(saved)
 
 
-__all__ = ["install", "clock", "machine", "neopixel", "select", "serial"]
+__all__ = ["install", "clock", "machine", "neopixel", "rp2", "select", "serial"]

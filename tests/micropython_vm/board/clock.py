@@ -8,7 +8,10 @@ _now = [0]
 
 
 def advance(ms):
-    _now[0] = (_now[0] + ms) & TICKS_MAX
+    # (now + ms) mod 2**30 without a sum past 2**30, which would be a heap int on
+    # MicroPython: the zero-allocation checks step the clock across the wrap
+    x = _now[0] - (TICKS_MAX - ms) - 1
+    _now[0] = x if x >= 0 else x + TICKS_MAX + 1
 
 
 def ticks_ms():
@@ -29,6 +32,10 @@ def ticks_add(a, d):
 
 def sleep_ms(ms):
     advance(ms)
+
+
+def sleep_us(us):
+    advance(-(-us // 1000))  # whole milliseconds, rounded up
 
 
 def sleep(s):

@@ -50,12 +50,12 @@ def main(argv):
     watched = Watched(dev)
     device.gc = watched
     frames = []
-    pushes = [dev.strip.writes]
+    pushes = [dev.strip.frames]
 
     def step(ms=None):
         Rig.step(rig, ms)
-        if dev.strip.writes != pushes[0]:
-            pushes[0] = dev.strip.writes
+        if dev.strip.frames != pushes[0]:
+            pushes[0] = dev.strip.frames
             frames.append(dev.now)
 
     rig.step = step

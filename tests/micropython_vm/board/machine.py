@@ -21,6 +21,8 @@ class Pin:
     OUT = 1
     PULL_UP = 1
     PULL_DOWN = 2
+    IRQ_FALLING = 4
+    IRQ_RISING = 8
 
     def __init__(self, id, mode=-1, pull=-1, value=None):
         self.id = id
@@ -32,6 +34,9 @@ class Pin:
             return levels[self.id]
         levels[self.id] = v
         return None
+
+    def irq(self, handler=None, trigger=IRQ_FALLING | IRQ_RISING, hard=False):
+        return None  # the rig calls Device.step itself: nothing to wake
 
 
 class WDT:

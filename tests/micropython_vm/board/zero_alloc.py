@@ -19,7 +19,7 @@ import sys
 
 import micropython
 
-from board import machine
+from board import clock, machine
 from board.rig import Rig, open_mode, quoridor_enter
 
 PASSES = 400  # two seconds of main loop at 5 ms a pass
@@ -84,7 +84,7 @@ def checks(rig):
         def both():
             setup()
             mark[0] = dev.now
-            mark[1] = dev.strip.writes
+            mark[1] = dev.strip.frames
         return both
 
     def ran_idle():
@@ -95,7 +95,7 @@ def checks(rig):
 
     def frames(low, high):
         def verify():
-            n = dev.strip.writes - mark[1]
+            n = dev.strip.frames - mark[1]
             if not low <= n <= high:
                 return "%d frames drawn, expected %d to %d" % (n, low, high)
             return ran_idle()
@@ -129,6 +129,57 @@ def checks(rig):
     yield Check("idle main loop, quoridor between cursor blinks", idle_between_blinks,
                 PASSES, marked(in_mode("quoridor", quoridor_ready)),
                 frames(blinks - 1, blinks + 1))
+
+    # Uptime. ticks_ms wraps every 2**30 ms; the device's own clock counts on across
+    # the wrap, and a count past 2**30 would be a heap int: every sum with it would
+    # allocate. So past REBASE_MS it starts again from 0 at a quiet moment.
+    device = rig.device
+
+    def near_the_wrap():
+        in_mode("dice", lambda: rig.tap("a"))()
+        clock._now[0] = clock.TICKS_MAX - (PASSES // 2) * rig.poll_ms
+        dev.last_ticks = clock.ticks_ms()  # as if the board had been up that long
+
+    yield Check("idle main loop across the ticks_ms wrap", idle, PASSES,
+                marked(near_the_wrap), frames(0, 0))
+
+    def below_2_30():
+        in_mode("quoridor")()
+        app.mode().screen = "setup"  # nothing blinks
+        rig.step()
+        rig.step()
+        dev.now = (1 << 30) - (PASSES + 10) * rig.poll_ms
+        for b in dev.buttons.buttons:
+            b.edge_ms = dev.now - 1000  # played a second ago: not quiet, no new start
+
+    yield Check("idle main loop just below 2**30 ms of uptime", idle, PASSES,
+                marked(below_2_30), frames(0, 0))
+
+    start = [0]
+
+    def past_2_30():
+        in_mode("dice", lambda: rig.tap("a"))()
+        start[0] = app.mode().save()
+        dev.now = (1 << 30) + 12345  # the first pass below (unlocked) starts the clock again
+        for b in dev.buttons.buttons:
+            b.edge_ms = dev.now - device.REBASE_QUIET_MS
+
+    def restarted():
+        if dev.now > (PASSES + 2) * rig.poll_ms:
+            return "the clock did not start again: %d ms" % dev.now
+        if dev.app.mode().save() != start[0]:
+            return "the app came back different"
+        return None
+
+    def idle_after(k):
+        if k == 0:
+            rig.step()  # the clock starts again here (it allocates: once in 6 days)
+            rig.step()  # and the picture is drawn again
+        else:
+            rig.step()
+
+    yield Check("idle main loop after starting past 2**30 ms (the clock starts again)",
+                idle_after, PASSES, past_2_30, restarted)
 
     def read_buttons(k):
         dev.read_buttons(dev.now)
