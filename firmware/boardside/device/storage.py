@@ -83,17 +83,22 @@ def read_key(path=KEY):
     return data
 
 
-def make_key(path=KEY):
-    """A new sealing key from the chip's entropy source, on flash. None if it cannot
-    be written (the device then runs with the key in RAM only, unverifiable later)."""
-    key = os.urandom(KEY_BYTES)
+def new_key():
+    """A new sealing key from the chip's entropy source (in RAM: Persist stores it
+    right before the first state it seals, so booting writes nothing)."""
+    return os.urandom(KEY_BYTES)
+
+
+def store_key(key, path=KEY):
+    """Put the key on flash; False if it cannot be written (then the states it seals
+    cannot be vouched for at the next boot, which says so)."""
     try:
         with open(path + ".tmp", "wb") as f:
             f.write(key)
         replace(path + ".tmp", path)
     except OSError:
-        return key
-    return key
+        return False
+    return True
 
 
 def drop_key(path=KEY):
@@ -192,6 +197,7 @@ class Persist:
         self.schedule = schedule or savefile.Schedule()
         self.version = version
         self.key = key        # seals what is written; None/b"": unverifiable restores
+        self.key_stored = True  # False: a new key, to be stored before the next write
         self.last = None      # the save file's bytes as on flash (written or restored)
         self.why = None       # why the restored bytes could not be vouched for
         self.writes = 0
@@ -272,6 +278,8 @@ class Persist:
             app.sealed(seq)
             return None
         try:
+            if not self.key_stored:
+                self.key_stored = store_key(self.key)
             self.store.write(data)
         except OSError as e:
             self.failures += 1

@@ -22,6 +22,7 @@ from boardside_host import build, paths
 from boardside_host.sim import fakes, repl
 from boardside_host.sim.flashimport import SHELL_PACKAGE
 
+BOOT_LIMIT_MS = 5000  # boot() waits at most this long for the main loop
 WAITING_FOR_INPUT = 1 << 62  # a wake-up time that only serial input brings forward
 
 
@@ -145,6 +146,12 @@ class SimBoard:
         self._to_host.acquire()  # wait until it sleeps or ends
         if settle_ms:
             self.advance(settle_ms)
+            # a boot that writes to the flash (a log line, a file set aside) takes the
+            # flash's time, as on a board: settle until the main loop runs
+            waited = 0
+            while self.running and not self.looping() and waited < BOOT_LIMIT_MS:
+                self.advance(10)
+                waited += 10
         return self
 
     def _device_main(self):
@@ -565,6 +572,11 @@ class SimBoard:
         c = app.canvas
         return [[((v >> 16) & 255, (v >> 8) & 255, v & 255)
                  for v in (c.get(x, y) for x in range(c.width))] for y in range(c.height)]
+
+    def looping(self):
+        """The firmware's main loop is running (boardside.device.looping)."""
+        m = self.sandbox.modules.get(SHELL_PACKAGE) if self.sandbox is not None else None
+        return bool(getattr(m, "looping", False)) if m else False
 
     @property
     def device(self):
