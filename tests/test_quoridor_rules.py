@@ -217,6 +217,11 @@ def test_four_players_never_jump_two_pawns():
     assert g.positions[1] == "c5" and "d5" in g.positions and "e5" in g.positions
     assert refused(g, "e5").code == "occupied"
     assert "e5" not in g.legal_moves()
+    # the square behind both pawns: refused by the rule, not as too far away
+    err = refused(g, "f5")
+    assert err.code == "jump"
+    assert str(err) == "illegal jump: never over more than one pawn (d5, e5)"
+    assert "f5" not in g.legal_moves()
 
 
 def test_side_step_past_a_third_pawn_by_default():

@@ -20,8 +20,8 @@ How it stays fast on MicroPython (small ints only, little allocation):
   fences need no path check at all.
 - Each player keeps a certificate: the squares of a walk from the pawn to the
   goal line (a shortest path from the last search, extended by the pawn's own
-  moves). A fence that does not separate two neighbouring squares of it leaves
-  the player a path, again without a search.
+  moves, the ones taken back included). A fence that does not separate two
+  neighbouring squares of it leaves the player a path, again without a search.
 - Otherwise the loop the fence closes is built from a spanning tree of the walls
   and every square gets its side of the loop by ray casting (parity of the loop's
   vertical pieces to its left: a prefix XOR per row). The region the loop splits
@@ -1113,6 +1113,17 @@ class Quoridor:
             d = _direction(dx, dy)
             return "blocked", "%s is not reachable: blocked by fence %s" % (
                 name, self._fence_at_edge(x, y, d))
+        if (dx == 0 or dy == 0) and dx * dx + dy * dy >= 9:
+            # (10) a line of pawns up to the square: never jump more than one pawn
+            d = _direction(dx, dy)
+            between = []
+            ns = occ[p] + _DS[d]
+            while ns != s and ns in occ:
+                between.append(SQUARES[ns])
+                ns += _DS[d]
+            if ns == s:
+                return "jump", "illegal jump: never over more than one pawn (%s)" % (
+                    ", ".join(between))
         if (dx == 0 or dy == 0) and dx * dx + dy * dy == 4:
             d = _direction(dx // 2, dy // 2)
             ns = occ[p] + _DS[d]
