@@ -576,12 +576,28 @@ class Quoridor:
         return move
 
     def record(self):
-        """The game record: one numbered line per round."""
-        return notation.record(self._history, self.players)
+        """The game record: a header with the number of players and every house rule
+        that differs from the default, then one numbered line per round."""
+        rules = []
+        if self.fences_each != _FENCES_EACH[self.players]:
+            rules.append(("fences", self.fences_each))
+        if not self.side_step_past_third_pawn:
+            rules.append(("side_step_past_third_pawn", False))
+        if not self.side_step_at_edge:
+            rules.append(("side_step_at_edge", False))
+        return notation.record(self._history, self.players, rules)
 
     @classmethod
-    def from_record(cls, text, players=2, **settings):
-        """Replay a game record; raises IllegalMove at the first illegal move."""
+    def from_record(cls, text, players=None, **settings):
+        """Replay a game record; raises IllegalMove at the first illegal move.
+
+        The number of players and the house rules are the ones given, else the
+        ones the record's header states; without either, the players are counted
+        from the numbered rounds (else 2). ValueError when these disagree or the
+        header is wrong (see boardside.quoridor.records)."""
+        from . import records  # the device never reads records: load it only here
+
+        players, settings, _ = records.setup(text, players, settings)
         game = cls(players, **settings)
         for move in notation.moves(text):
             game.play(move)
