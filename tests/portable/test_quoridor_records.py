@@ -30,9 +30,9 @@ def test_where_the_number_of_players_comes_from():
 
 
 def test_numbered_rounds():
-    assert notation.numbered_rounds("1. e2 e8\n2.e3 e7 3. e4") == [2, 2, 1]
-    assert notation.numbered_rounds("e2 1. e8") is None
-    assert notation.numbered_rounds("# players: 2\n") == []
+    assert records.numbered_rounds("1. e2 e8\n2.e3 e7 3. e4") == [2, 2, 1]
+    assert records.numbered_rounds("e2 1. e8") is None
+    assert records.numbered_rounds("# players: 2\n") == []
     assert records.players_from_rounds("1. e2 e8 e3 e7 e4") == (None, False)
     assert records.players_from_rounds("1. e2 b5 e8 h5") == (4, False)
     assert records.players_from_rounds("1. e2 b5 e8 h5 2. e3") == (4, True)

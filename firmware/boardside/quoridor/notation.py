@@ -140,29 +140,13 @@ def _is_move_number(token):
     return j
 
 
-def tokens(text):
+def tokens(text, starts=None):
     """The moves of a game record as (move, line, column), both counted from 1.
 
     Move numbers ("1.", also glued on as in "1.e2") and comments ("#" to the end
     of the line, the record's header too) are skipped, and so is a byte-order mark
-    at the start. The moves are returned as written; parse() them."""
-    return _scan(text, None)
-
-
-def numbered_rounds(text):
-    """How many moves follow each move number, in order; None when moves come
-    before the first number. "1. e2 e8\n2. e3" gives [2, 1]."""
-    starts = []
-    moves = _scan(text, starts)
-    if moves and (not starts or starts[0] != 0):
-        return None
-    ends = starts[1:] + [len(moves)]
-    return [ends[k] - starts[k] for k in range(len(starts))]
-
-
-def _scan(text, starts):
-    # the moves as tokens(); with a list for starts, also the index of the first
-    # move after each move number
+    at the start. The moves are returned as written; parse() them. Given a list,
+    starts gets the index of the first move after each move number."""
     out = []
     line_no = 0
     if text[:1] == "\ufeff":

@@ -95,6 +95,17 @@ def _show(value):
     return str(value)
 
 
+def numbered_rounds(text):
+    """How many moves follow each move number, in order; None when moves come
+    before the first number. "1. e2 e8\n2. e3" gives [2, 1]."""
+    starts = []
+    moves = notation.tokens(text, starts)
+    if moves and (not starts or starts[0] != 0):
+        return None
+    ends = starts[1:] + [len(moves)]
+    return [ends[k] - starts[k] for k in range(len(starts))]
+
+
 def players_from_rounds(text):
     """(players, sure): the number of players the numbered rounds show, or None.
 
@@ -102,7 +113,7 @@ def players_from_rounds(text):
     last no more; sure is True then. A record of one numbered round holding 3 or 4
     moves is taken for 4 players, but not surely: it may be several rounds of a
     2-player game written after a single number."""
-    counts = notation.numbered_rounds(text)
+    counts = numbered_rounds(text)
     if not counts:
         return None, False
     last = counts[-1]
