@@ -284,6 +284,9 @@ def test_record_and_saved_state_round_trip(params):
     replay = Quoridor.from_record(g.record(), players, side_step_past_third_pawn=third,
                                   side_step_at_edge=edge, fences=fences)
     assert state(replay) == state(g)
+    # the record's header carries the players and house rules: nothing to be told
+    travelled = Quoridor.from_record(g.record())
+    assert travelled.settings == g.settings and state(travelled) == state(g)
     assert state(Quoridor.from_dict(g.to_dict())) == state(g)
     assert notation.moves(g.record()) == g.history
 

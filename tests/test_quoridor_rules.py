@@ -80,10 +80,78 @@ def test_moves_are_read_case_insensitively_and_written_lower_case():
 def test_record_numbers_rounds_and_reads_back_with_numbers_and_comments():
     g = game("1. e2 e8 # opening\n2.e3h e7\n3. d2")
     assert g.history == ["e2", "e8", "e3h", "e7", "d2"]
-    assert g.record() == "1. e2 e8\n2. e3h e7\n3. d2\n"
+    assert g.record() == "# players: 2\n1. e2 e8\n2. e3h e7\n3. d2\n"
     assert game(g.record()).history == g.history
     g4 = game("e2 b5 e8 h5 e3", players=4)
-    assert g4.record() == "1. e2 b5 e8 h5\n2. e3\n"
+    assert g4.record() == "# players: 4\n1. e2 b5 e8 h5\n2. e3\n"
+    assert Quoridor().record() == "# players: 2\n"
+
+
+def test_record_header_names_the_players_and_every_house_rule_changed():
+    """A record travels: its header says how the game was played, so it replays
+    the same without being told."""
+    g = game("e2 b5 e8 h5", players=4, side_step_at_edge=False, fences=3)
+    assert g.record() == ("# players: 4\n# fences: 3\n# side_step_at_edge: off\n"
+                          "1. e2 b5 e8 h5\n")
+    back = Quoridor.from_record(g.record())
+    assert back.players == 4 and back.settings == g.settings
+    assert state(back) == state(g)
+    strict = game("", players=4, side_step_past_third_pawn=False)
+    assert strict.record() == "# players: 4\n# side_step_past_third_pawn: off\n"
+    assert Quoridor.from_record(strict.record()).side_step_past_third_pawn is False
+    # the header is comments: a reader of plain move lists sees just the moves
+    assert notation.moves(g.record()) == g.history
+
+
+def test_record_without_header_counts_players_from_its_numbered_rounds():
+    """Records written before the header: the device wrote one numbered line per
+    round, so four moves a round is a 4-player game. Plain move lists are 2-player
+    games unless told otherwise."""
+    assert Quoridor.from_record("1. e2 b5 e8 h5\n2. e3 c5\n").players == 4
+    assert Quoridor.from_record("1. e2 b5 e8\n").players == 4
+    assert Quoridor.from_record("1. e2 e8\n2. e3\n").players == 2
+    assert Quoridor.from_record("e2 e8 e3 e7").players == 2
+    assert Quoridor.from_record("e2 b5 e8 h5", players=4).players == 4
+    # a single number before several 2-player rounds is not sure to be 4 players
+    assert Quoridor.from_record("1. e2 e8 e3 e7", players=2).history[-1] == "e7"
+
+
+def test_record_header_that_is_wrong_or_contradicts_itself_is_refused():
+    cases = {
+        "# players: 3\ne2": "line 1: players must be 2 or 4, not '3'",
+        "# players: 4\n# players: 2\n": "line 2: players: 2 contradicts line 1 (players: 4)",
+        "# side_step_diagonal: on\n": "line 1: unknown record header field "
+                                       "'side_step_diagonal' (fields: players, fences, "
+                                       "side_step_past_third_pawn, side_step_at_edge)",
+        "# side_step_at_edge: maybe\n": "line 1: side_step_at_edge must be on or off, "
+                                        "not 'maybe'",
+        "# fences: 30\n": "line 1: fences must be 0..20, not '30'",
+        "# players: 2\n1. e2 b5 e8 h5\n2. e3\n": "the record's numbered rounds hold 4 "
+                                                 "moves each (a 4-player game), but the "
+                                                 "header says players: 2",
+    }
+    for text, message in cases.items():
+        with pytest.raises(ValueError) as info:
+            Quoridor.from_record(text)
+        assert str(info.value) == message, text
+    with pytest.raises(ValueError) as info:
+        Quoridor.from_record("# players: 4\n", players=2)
+    assert str(info.value) == "the record's header says players: 4, not 2"
+    with pytest.raises(ValueError) as info:
+        Quoridor.from_record("# side_step_at_edge: off\n", side_step_at_edge=True)
+    assert str(info.value) == "the record's header says side_step_at_edge: off, not on"
+    with pytest.raises(ValueError) as info:
+        Quoridor.from_record("1. e2 b5 e8 h5\n2. e3\n", players=2)
+    assert "hold 4 moves each (a 4-player game), but 2 players were given" in str(info.value)
+
+
+def test_record_header_reading_is_lenient_where_it_is_safe():
+    text = ("\ufeff# A friendly game at the club\n#Players: 4\n"
+            "# side-step-at-edge: OFF\n# players: 4\n\n1. e2 b5 e8 h5\n"
+            "# note: not a header line after the first move\n")
+    g = Quoridor.from_record(text)
+    assert g.players == 4 and g.side_step_at_edge is False
+    assert g.history == ["e2", "b5", "e8", "h5"]
 
 
 # -- set-up ------------------------------------------------------------------------
@@ -217,6 +285,11 @@ def test_four_players_never_jump_two_pawns():
     assert g.positions[1] == "c5" and "d5" in g.positions and "e5" in g.positions
     assert refused(g, "e5").code == "occupied"
     assert "e5" not in g.legal_moves()
+    # the square behind both pawns: refused by the rule, not as too far away
+    err = refused(g, "f5")
+    assert err.code == "jump"
+    assert str(err) == "illegal jump: never over more than one pawn (d5, e5)"
+    assert "f5" not in g.legal_moves()
 
 
 def test_side_step_past_a_third_pawn_by_default():

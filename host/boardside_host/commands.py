@@ -4,6 +4,7 @@
 import os
 import sys
 
+from boardside.quoridor import notation
 from boardside_host import boardcmds, quoridor_check
 from boardside_host.errors import CommandError
 
@@ -111,8 +112,7 @@ def do_quoridor(args):
         if args.output:
             with open(args.output, "w") as f:
                 f.write(text)
-            print("saved %d moves to %s" % (len(text.split()) - text.count("."),
-                                            args.output))
+            print("saved %d moves to %s" % (len(notation.moves(text)), args.output))
         else:
             sys.stdout.write(text)
         return 0

@@ -2,6 +2,7 @@
 from boardside.canvas import Canvas
 from boardside.mode import Context, ModeError
 from boardside.modes.quoridor import QuoridorMode, PLAYER_COLOURS, FENCE_COLOUR, REASONS
+from boardside.quoridor import Quoridor
 
 
 def make(settings=None):
@@ -120,3 +121,18 @@ def test_path_caches_are_warmed_at_a_quiet_pass_after_a_move():
     assert -1 in m.game._dist
     m.tick(1000 + WARM_AFTER_MS)
     assert -1 not in m.game._dist  # every player's shortest path is up to date
+
+
+def test_record_action_exports_the_players_and_house_rules():
+    # a record that travels: checked later without being told how it was played
+    m = make({"quoridor.side_step_at_edge": False})
+    m.command("new", {"players": 4}, 0)
+    for mv in ("e2", "b5", "e8", "h5", "e3"):
+        m.command("move", {"move": mv}, 0)
+    reply = m.command("record", {}, 0)
+    assert reply["players"] == 4
+    assert reply["record"] == ("# players: 4\n# side_step_at_edge: off\n"
+                               "1. e2 b5 e8 h5\n2. e3\n")
+    back = Quoridor.from_record(reply["record"])
+    assert back.players == 4 and back.settings == m.game.settings
+    assert back.history == m.game.history

@@ -1,4 +1,5 @@
-"""Quoridor: the rules engine (engine.py) and its notation (notation.py)."""
+"""Quoridor: the rules engine (engine.py), its notation (notation.py) and the
+reading of game-record headers (records.py)."""
 
 from .engine import IllegalMove, Quoridor
 

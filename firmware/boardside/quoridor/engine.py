@@ -20,8 +20,8 @@ How it stays fast on MicroPython (small ints only, little allocation):
   fences need no path check at all.
 - Each player keeps a certificate: the squares of a walk from the pawn to the
   goal line (a shortest path from the last search, extended by the pawn's own
-  moves). A fence that does not separate two neighbouring squares of it leaves
-  the player a path, again without a search.
+  moves, the ones taken back included). A fence that does not separate two
+  neighbouring squares of it leaves the player a path, again without a search.
 - Otherwise the loop the fence closes is built from a spanning tree of the walls
   and every square gets its side of the loop by ray casting (parity of the loop's
   vertical pieces to its left: a prefix XOR per row). The region the loop splits
@@ -576,12 +576,28 @@ class Quoridor:
         return move
 
     def record(self):
-        """The game record: one numbered line per round."""
-        return notation.record(self._history, self.players)
+        """The game record: a header with the number of players and every house rule
+        that differs from the default, then one numbered line per round."""
+        rules = []
+        if self.fences_each != _FENCES_EACH[self.players]:
+            rules.append(("fences", self.fences_each))
+        if not self.side_step_past_third_pawn:
+            rules.append(("side_step_past_third_pawn", False))
+        if not self.side_step_at_edge:
+            rules.append(("side_step_at_edge", False))
+        return notation.record(self._history, self.players, rules)
 
     @classmethod
-    def from_record(cls, text, players=2, **settings):
-        """Replay a game record; raises IllegalMove at the first illegal move."""
+    def from_record(cls, text, players=None, **settings):
+        """Replay a game record; raises IllegalMove at the first illegal move.
+
+        The number of players and the house rules are the ones given, else the
+        ones the record's header states; without either, the players are counted
+        from the numbered rounds (else 2). ValueError when these disagree or the
+        header is wrong (see boardside.quoridor.records)."""
+        from . import records  # the device never reads records: load it only here
+
+        players, settings, _ = records.setup(text, players, settings)
         game = cls(players, **settings)
         for move in notation.moves(text):
             game.play(move)
@@ -1113,6 +1129,17 @@ class Quoridor:
             d = _direction(dx, dy)
             return "blocked", "%s is not reachable: blocked by fence %s" % (
                 name, self._fence_at_edge(x, y, d))
+        if (dx == 0 or dy == 0) and dx * dx + dy * dy >= 9:
+            # (10) a line of pawns up to the square: never jump more than one pawn
+            d = _direction(dx, dy)
+            between = []
+            ns = occ[p] + _DS[d]
+            while ns != s and ns in occ:
+                between.append(SQUARES[ns])
+                ns += _DS[d]
+            if ns == s:
+                return "jump", "illegal jump: never over more than one pawn (%s)" % (
+                    ", ".join(between))
         if (dx == 0 or dy == 0) and dx * dx + dy * dy == 4:
             d = _direction(dx // 2, dy // 2)
             ns = occ[p] + _DS[d]

@@ -12,7 +12,9 @@ a1-h8. Internally a fence is ``(orientation, anchor)`` with orientation 0 for h,
 
 A game record is the moves in turn order separated by white space. Move numbers
 such as ``1.`` are ignored, so are comments from ``#`` to the end of the line.
-Input is case-insensitive; output is lower case.
+Input is case-insensitive; output is lower case. A record starts with a header of
+comment lines such as ``# players: 4`` (written by record(), read by
+boardside.quoridor.records).
 
 ``pass`` is the move of a player whose pawn is boxed in by other pawns and who
 has no fence to place (only possible with 4 players or with house rules); the
@@ -138,13 +140,17 @@ def _is_move_number(token):
     return j
 
 
-def tokens(text):
+def tokens(text, starts=None):
     """The moves of a game record as (move, line, column), both counted from 1.
 
     Move numbers ("1.", also glued on as in "1.e2") and comments ("#" to the end
-    of the line) are skipped. The moves are returned as written; parse() them."""
+    of the line, the record's header too) are skipped, and so is a byte-order mark
+    at the start. The moves are returned as written; parse() them. Given a list,
+    starts gets the index of the first move after each move number."""
     out = []
     line_no = 0
+    if text[:1] == "\ufeff":
+        text = text[1:]
     for line in text.split("\n"):
         line_no += 1
         cut = line.find("#")
@@ -163,6 +169,8 @@ def tokens(text):
             token = line[start:col]
             skip = _is_move_number(token)
             if skip:
+                if starts is not None:
+                    starts.append(len(out))
                 token = token[skip:]
                 start += skip
                 if not token:
@@ -176,9 +184,15 @@ def moves(text):
     return [t[0] for t in tokens(text)]
 
 
-def record(history, players=2):
-    """A game record: one numbered line per round of ``players`` moves."""
-    lines = []
+def record(history, players=2, rules=()):
+    """A game record: a header of comment lines with the number of players and the
+    given (name, value) pairs, the house rules that differ from the default; then
+    one numbered line per round of ``players`` moves."""
+    lines = ["# players: %d" % players]
+    for rule, value in rules:
+        if value is True or value is False:
+            value = "on" if value else "off"
+        lines.append("# %s: %s" % (rule, value))
     for i in range(0, len(history), players):
         lines.append("%d. %s" % (i // players + 1, " ".join(history[i:i + players])))
-    return "\n".join(lines) + ("\n" if lines else "")
+    return "\n".join(lines) + "\n"
