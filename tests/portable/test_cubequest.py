@@ -614,7 +614,8 @@ def test_skulks_hide_at_the_end_of_the_turn_and_one_comes_back_instead_of_flicki
     g.end_turn(RED)
     g.flick(BLUE)
     g.end_turn(BLUE)
-    assert g.skulk_back(RED) == 1
+    reply = perform(g, "skulk", {"player": "red"})
+    assert reply["skulks_hiding"] == 1 and "blue's territory" in reply["reminder"]
     assert "only ONE Skulk" in refused(g, g.skulk_back, RED)
     assert g.in_play[RED][SKULK] == 1
 

@@ -128,7 +128,11 @@ def perform(game, action, args):
         return {"player": PLAYERS[p], "skulks_hiding": game.skulk_hides(p)}
     if action == "skulk":
         p = _player(args)
-        return {"player": PLAYERS[p], "skulks_hiding": game.skulk_back(p)}
+        # "anywhere in your opponent's territory, except touching their castle or
+        # another cube"
+        return {"player": PLAYERS[p], "skulks_hiding": game.skulk_back(p),
+                "reminder": "anywhere in %s's territory, touching neither the castle nor"
+                            " another cube" % PLAYERS[1 - p]}
     if action == "freeze":
         p = _player(args)
         placed = game.place_freezes(p, _count(args, "count", 1))
