@@ -30,6 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import board_model as model  # noqa: E402 - bench/ on the path first, however run.py is loaded
+from boardside.buttons import MIN_PRESS_MS  # noqa: E402 - the default of the hardware field
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
@@ -226,8 +227,9 @@ def merge(cpython, vm):
     return rows, extra
 
 
-def board_model(rows, leds):
-    """The press-to-frame sums (bench/board_model.py) for every press row."""
+def board_model(rows, leds, min_press):
+    """The press-to-frame sums (bench/board_model.py) for every press row;
+    ``min_press``: the hardware description's buttons.min_press_ms."""
     idle = [r for r in rows if r.get("kind") == "idle" and r.get("board_ms") is not None]
     worst_idle = max(idle, key=lambda r: r["board_ms"] + model.hidden_ms(r.get("hidden")),
                      default=None)
@@ -240,7 +242,8 @@ def board_model(rows, leds):
             continue
         if r.get("kind") == "press":
             first, latched, typical = model.press_to_frame(r["board_ms"], r.get("hidden"),
-                                                           idle_ms, idle_hidden, leds)
+                                                           idle_ms, idle_hidden, leds,
+                                                           min_press)
             presses.append({"group": r["group"], "name": r["name"], "python_ms": r["board_ms"],
                             "hidden_ms": model.hidden_ms(r.get("hidden")),
                             "first_bit_ms": first, "latched_ms": latched,
@@ -479,8 +482,10 @@ def main(argv=None):
     rows, rl = merge(cpython, vm)
     missed = check_budgets(rows, heap, rl)
     with open(HARDWARE) as f:
-        leds = json.load(f)["grid"]
-    m = board_model(rows, leds["width"] * leds["height"])
+        hw = json.load(f)
+    leds = hw["grid"]
+    min_press = hw["buttons"].get("min_press_ms", MIN_PRESS_MS)
+    m = board_model(rows, leds["width"] * leds["height"], min_press)
     missed += check_model(m)
     text = table(rows, heap, gcs, mpy, rl, meta) + model_table(m)
     print(text)

@@ -189,8 +189,13 @@ class Device:
     def wait(self):
         """Sleep until the next pass: POLL_MS at most, 1 ms at a time, ending as soon
         as a button's contact has moved (on_edge), so a press is read within about a
-        millisecond of its edge while an idle loop still sleeps most of the time."""
+        millisecond of its edge while an idle loop still sleeps most of the time.
+        While a button's new level is being confirmed (its minimum press) the pass
+        comes every millisecond, so a press counts as soon as it has held."""
         left = POLL_MS
+        for b in self.buttons.buttons:
+            if b.changing:
+                left = 1
         while left > 0 and not self.edge:
             time.sleep_ms(1)
             left -= 1
