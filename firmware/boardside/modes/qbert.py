@@ -25,6 +25,7 @@ from boardside.canvas import DIM, GREEN, GREY, RED, WHITE, YELLOW, scale
 from boardside.events import A, B, DOWN, LEFT, LONG, PRESS, RELEASE, REPEAT, RIGHT, UP
 from boardside.mode import Mode, ModeError
 from boardside.qbert import match as mt
+from boardside.settings import Bool, Choice, Text, need_bool, need_int
 
 QBERT_COLOUR = 0xFF8000
 # Coily purple, Red Ball red, Green Ball green, Slick cyan, Ugg magenta (its spaces
@@ -55,21 +56,15 @@ FALL = "fall"
 LOG_VIEW = "log"
 CONFIRM = "confirm"
 
-SETTINGS = ("out_rule", "faces")
-
 
 def _bool(args, key):
     v = args.get(key)
-    if v is not None and v is not True and v is not False:
-        raise ModeError("'%s' must be true or false" % key)
-    return v
+    return v if v is None else need_bool(v, "'%s'" % key)
 
 
 def _int(args, key):
     v = args.get(key)
-    if v is not None and (not isinstance(v, int) or v is True or v is False):
-        raise ModeError("'%s' must be a whole number" % key)
-    return v
+    return v if v is None else need_int(v, "'%s'" % key)
 
 
 def _character(args):
@@ -115,19 +110,13 @@ class QbertMode(Mode):
         self.now = 0
 
     # -- settings (house rules) ------------------------------------------------------
-    @staticmethod
-    def check_setting(name, value):
-        if name == "out_rule":
-            if value is not None and value not in rules.OUT_RULES:
-                raise ModeError("qbert.out_rule is one of: %s" % ", ".join(rules.OUT_RULES))
-        elif name == "faces":
-            if value is not None:
-                try:
-                    rules.parse_faces(value)
-                except ValueError as e:
-                    raise ModeError("qbert.faces: %s" % e)
-        else:
-            raise ModeError("no Q*bert setting '%s' (settings: %s)" % (name, ", ".join(SETTINGS)))
+    settings = (
+        Choice("out_rule", "OUT", rules.DEFAULT_OUT_RULE, rules.OUT_RULES, ("ROLL", "LOSE")),
+        Text("faces", "FACE", rules.DEFAULT_FACES, rules.parse_faces,
+             ((rules.DEFAULT_FACES, "STD"), (rules.ONE_EACH_FACES, "EACH"))),
+        # the hidden roll may be read over USB (each read shows on the LEDs and is logged)
+        Bool("usb_peek", "USB PEEK", False),
+    )
 
     def faces(self):
         text = self.setting("faces", rules.DEFAULT_FACES)
@@ -287,6 +276,7 @@ class QbertMode(Mode):
         except ModeError as e:
             self.message = str(e)
             self.flash_until = self.now + FLASH_MS
+            self.emit({"event": "refused", "error": self.message})
             return True
 
     def _press(self, button):
@@ -438,6 +428,20 @@ class QbertMode(Mode):
             self.flash_until = -1
             changed = True
         return changed
+
+    def shake(self, now_ms):
+        # the box shaken: the same step as A where A rolls or drops (the roll-off, the
+        # drop into the tube, the nasty dice); anywhere else a shake does nothing
+        ph = self.match.phase
+        if self.view or not (ph == mt.DROP or ph == mt.NASTY
+                             or (ph == mt.ROLLOFF and not self.match.first)):
+            return False
+        self.now = now_ms
+        self.animate = True
+        return self._try(self._press, A)
+
+    def busy(self, now_ms):
+        return self.anim != "" and now_ms < self.anim_until
 
     # -- protocol -------------------------------------------------------------------------
     def command(self, action, args, now_ms):

@@ -20,6 +20,7 @@ from boardside.events import A, B, DOWN, LEFT, LONG, PRESS, RELEASE, REPEAT, RIG
 from boardside.mode import Mode, ModeError
 from boardside.quoridor import IllegalMove, Quoridor
 from boardside.quoridor.notation import FILES, RANKS
+from boardside.settings import Bool, Int, need_int
 
 PLAYER_COLOURS = (0xFF2020, 0x2060FF, 0x20D040, 0xFFC000)
 FENCE_COLOUR = 0xC08040
@@ -68,23 +69,14 @@ class QuoridorMode(Mode):
     icon = "fence"
     actions = ("new", "move", "check", "undo", "legal", "record", "status")
 
-    SETTINGS = {
-        "side_step_past_third_pawn": (True, False),
-        "side_step_at_edge": (True, False),
-    }
-
-    @staticmethod
-    def check_setting(name, value):
-        if name in QuoridorMode.SETTINGS:
-            if value not in (True, False, None):
-                raise ModeError("quoridor.%s must be true or false" % name)
-        elif name == "clock_s":
-            if value is not None and (not isinstance(value, int) or value is True
-                                      or not 0 <= value <= 7200):
-                raise ModeError("quoridor.clock_s must be 0 (off) to 7200 seconds")
-        else:
-            raise ModeError("no Quoridor setting '%s' (settings: side_step_past_third_pawn, "
-                            "side_step_at_edge, clock_s)" % name)
+    settings = (
+        # 4 players: side-step when a pawn stands behind the jumped pawn (docs/quoridor.md)
+        Bool("side_step_past_third_pawn", "3RD", True),
+        # the board edge behind the jumped pawn allows a side-step
+        Bool("side_step_at_edge", "EDGE", True),
+        # a chess clock per player, in seconds; 0: no clock (the rules have none)
+        Int("clock_s", "CLK", 0, 0, 7200, 60, unit="S", off="OFF"),
+    )
 
     def __init__(self, ctx):
         Mode.__init__(self, ctx)
@@ -106,11 +98,11 @@ class QuoridorMode(Mode):
         if players not in (2, 4):
             raise ModeError("Quoridor is for 2 or 4 players")
         self.game = Quoridor(players,
-                             self.setting("side_step_past_third_pawn", True),
-                             self.setting("side_step_at_edge", True))
+                             self.setting("side_step_past_third_pawn"),
+                             self.setting("side_step_at_edge"))
         self.players = players
         self.screen = PAWN
-        clock_s = self.setting("clock_s", 0)
+        clock_s = self.setting("clock_s")
         self.clock = [clock_s * 1000] * players if clock_s else None
         self.last_ms = None
         self.flash = None
@@ -273,11 +265,16 @@ class QuoridorMode(Mode):
                 changed = True
         return changed
 
+    def busy(self, now_ms):
+        # a chess clock running down: the panel stays bright while a player thinks
+        return (self.clock is not None and self.screen in CLOCK_RUNS
+                and self.clock[self.game.turn] > 0)
+
     # -- protocol --------------------------------------------------------------
     def command(self, action, args, now_ms):
         if action == "new":
-            players = args.get("players", 2)
-            if players not in (2, 4) or players is True:
+            players = need_int(args.get("players", 2), "'players'")
+            if players not in (2, 4):
                 raise ModeError("'players' must be 2 or 4")
             self.new_game(players)
             return self.describe()
@@ -457,7 +454,7 @@ class QuoridorMode(Mode):
                 else:
                     canvas.pixel(x0 + k, y0 + ch - 2, FENCE_COLOUR)
             if self.clock is not None and ch > 7:
-                total = self.setting("clock_s", 0) * 1000 or 1
+                total = self.setting("clock_s") * 1000 or 1
                 bar = (cw - 1) * self.clock[p] // total
                 canvas.hline(x0, y0 + ch - 1, bar, c if self.clock[p] else RED)
             elif cols == 1 and ch > 6:

@@ -31,6 +31,8 @@ STEP_SIDES = 6     # "the six-sided die" rolled with the character die
 # les méchants") says one face is Ugg/Wrong Way and the player chooses which to
 # move; the sixth face is a second Coily (see docs/qbert.md for the reasons).
 DEFAULT_FACES = "coily,red_ball,green_ball,slick,ugg/wrong_way,coily"
+# The other reading players may hold: one face per character, none shared.
+ONE_EACH_FACES = "coily,red_ball,green_ball,slick,ugg,wrong_way"
 MAX_FACES = 20
 
 # What happens when the character die shows a character that is out: the rules

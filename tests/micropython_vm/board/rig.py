@@ -173,7 +173,7 @@ def opening(rig, name):
         yield from rig.tapping("menu")
     if name is None or app.current == name:
         return
-    while app.mode_names[app.menu_index] != name:
+    while app.menu[app.menu_index] != name:
         yield from rig.tapping("right")
     yield from rig.tapping("a")
 
