@@ -26,7 +26,7 @@ from boardside import gridmap, hardware, output, protocol
 from boardside.app import App
 from boardside.buttons import ButtonSet
 from boardside.canvas import BLACK, ORANGE, RED
-from boardside.device import crashlog, storage, watchdog
+from boardside.device import buzzer, crashlog, storage, tilt, watchdog
 from boardside.events import BUTTONS, MENU, PAD, PRESS, RELEASE
 
 HARDWARE_FILE = "hardware.json"
@@ -63,6 +63,9 @@ class Device:
         self.active = 0 if hw.buttons_active_low else 1
         self.strip = neopixel.NeoPixel(machine.Pin(hw.led_pin, machine.Pin.OUT), hw.led_count)
         self.output = output.FrameOutput(hw, gridmap.build(hw))
+        self.led_level = 0     # the app's brightness last applied (App.led_level)
+        self.buzzer = buzzer.Buzzer(hw.buzzer_pin)
+        self.tilt = tilt.Tilt(hw.tilt_pin)
         # seeded from the hardware entropy source, never a fixed seed (only
         # animations use it: dice draw from EntropyRandom)
         random.seed(int.from_bytes(os.urandom(4), "little"))
@@ -105,7 +108,8 @@ class Device:
         return self.now
 
     def new_app(self):
-        app = App(EntropyRandom(), self.hw.width, self.hw.height)
+        app = App(EntropyRandom(), self.hw.width, self.hw.height,
+                  defaults={"device.brightness": int(self.hw.brightness * 100 + 0.5)})
         app.log_reader = self.log.tail
         return app
 
@@ -175,10 +179,15 @@ class Device:
     def flush_events(self):
         box = self.app.outbox
         while box:
-            self.send(protocol.event_line(box.pop(0)))
+            event = box.pop(0)
+            self.send(protocol.event_line(event))
+            self.buzzer.cue(event, self.app, self.now)
 
     def show(self, now):
         canvas = self.app.canvas
+        if self.app.led_level() != self.led_level:  # the setting changed, dimmed, woken
+            self.led_level = self.app.led_level()
+            self.output.set_brightness(self.led_level / 1000)
         self.app.render(canvas, now)
         if self.notice_icon is not None:
             x, y = (canvas.width - 5) // 2, (canvas.height - 5) // 2
@@ -216,6 +225,8 @@ class Device:
         """One pass of the main loop."""
         now = self.clock()
         self.read_buttons(now)
+        if self.tilt.shaken(now):
+            self.app.shake(now)
         self.read_serial(now)
         fault = self.app.fault
         if fault is not None:
@@ -229,6 +240,7 @@ class Device:
             self.show(now)
         if self.app.outbox:
             self.flush_events()
+        self.buzzer.update(now)
         self.collect(now)
 
     def recover(self, exc):

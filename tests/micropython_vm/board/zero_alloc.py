@@ -107,6 +107,24 @@ def checks(rig):
     yield Check("idle main loop, qbert after the roll-off", idle, PASSES,
                 marked(in_mode("qbert", lambda: rig.tap("a"))), frames(0, 0))
 
+    def cue_queued():
+        in_mode(None)()
+        mark[0] = dev.now
+        mark[1] = dev.strip.writes
+        dev.buzzer.cue({"event": "time_up"}, app, dev.now)  # five notes, 640 ms
+
+    def cue_played():
+        if dev.buzzer.pwm is None:
+            return "the hardware file has no buzzer"
+        if dev.buzzer.next_ms != -1 or dev.buzzer.pos != 5:
+            return "the cue did not play to its end"
+        if dev.buzzer.pwm.duty_u16() != 0:
+            return "the buzzer was left sounding"
+        return ran_idle()
+
+    yield Check("idle main loop, the buzzer playing a cue", idle, PASSES, cue_queued,
+                cue_played)
+
     def quoridor_ready():
         app.mode().screen = "setup"
         rig.tap("a")  # start a two-player game
@@ -144,7 +162,7 @@ def checks(rig):
 
     def moved_down():
         # press at 0, long at 700 ms, repeats every 150 ms until the release at 1.5 s
-        n = len(app.mode_names)
+        n = len(app.menu)
         expected = (start[1] + 1 + (1500 - 700 - 1) // 150) % n
         if app.menu_index != expected:
             return "the menu selection is %d, expected %d" % (app.menu_index, expected)
