@@ -29,9 +29,10 @@ from boardside.settings import Bool, Choice, Text, need_bool, need_int
 
 QBERT_COLOUR = 0xFF8000
 # Coily purple, Red Ball red, Green Ball green, Slick cyan, Ugg magenta (its spaces
-# are red), Wrong Way blue (its spaces are blue): one colour each.
-CHARACTER_COLOURS = (0x8000FF, 0xFF0000, 0x00FF00, 0x00FFFF, 0xFF00FF, 0x2060FF)
-PLAYER_COLOURS = (0xFFFF00, 0x40C0FF)  # player 1, player 2
+# are red), Wrong Way blue (its spaces are blue): one colour each. Every lit channel
+# at least canvas.FAINT (docs/leds.md).
+CHARACTER_COLOURS = (0x8000FF, 0xFF0000, 0x00FF00, 0x00FFFF, 0xFF00FF, 0x0070FF)
+PLAYER_COLOURS = (0xFFFF00, 0x00B0FF)  # player 1 yellow, player 2 sky blue
 ROLL_COLOUR = WHITE                    # the eight-sided die, once it may be seen
 TUBE_COLOUR = GREY
 
