@@ -143,7 +143,10 @@ def test_the_drop_sounds_the_same_whatever_the_hidden_roll():
 
 def test_the_simulator_can_print_and_play_the_notes(board, tmp_path):
     import wave
-    board.tap("a").tap("a").advance(300)
+    board.tap("a")
+    board.press("a").advance(55)  # the roll's first note (25 ms), a rest, into the second
+    assert len(board.notes()) == 2 and len(board.notes(sounding_too=False)) == 1
+    board.release("a").advance(300)
     notes = board.notes()
     assert render.describe_notes(notes) == "1568 Hz 25 ms, 2093 Hz 35 ms"
     path = board.save_wav(str(tmp_path / "roll.wav"))
@@ -188,7 +191,7 @@ def test_without_a_tilt_switch_a_shake_does_nothing(board):
     assert board.app.mode().rolls == 0
 
 
-# -- brightness and idle dimming -----------------------------------------------------------------
+# -- brightness and idle dimming --------------------------------------------------------------
 def brightest(board):
     return max(max(p) for row in board.frame() for p in row)
 
@@ -216,7 +219,7 @@ def test_the_panel_dims_when_idle_and_wakes_on_a_press(board):
     assert board.app.mode().rolls == 1
 
 
-# -- pictures ---------------------------------------------------------------------------------------
+# -- pictures ----------------------------------------------------------------------------
 def test_pictures_show_the_light_the_leds_emit():
     white = render.led_light((64, 64, 64))
     dark = render.led_light((0, 0, 0))

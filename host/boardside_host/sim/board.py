@@ -527,9 +527,10 @@ class SimBoard:
         return gamma_table(self.hw.brightness)[255]
 
     # -- sound ------------------------------------------------------------------------------
-    def notes(self, since_ms=0):
+    def notes(self, since_ms=0, sounding_too=True):
         """What the buzzer played, as (start_ms, frequency_hz, duration_ms, duty_u16)
-        from the PWM changes in ``tones``; a note still sounding lasts until now."""
+        from the PWM changes in ``tones``; a note still sounding lasts until now
+        (``sounding_too=False`` leaves it out)."""
         found = []
         sounding = None  # (start, freq, duty)
         for t, freq, duty in self.tones:
@@ -540,7 +541,7 @@ class SimBoard:
                 sounding = None
             if duty and freq and sounding is None:
                 sounding = (t, freq, duty)
-        if sounding is not None and self.clock_ms > sounding[0]:
+        if sounding_too and sounding is not None and self.clock_ms > sounding[0]:
             found.append((sounding[0], sounding[1], self.clock_ms - sounding[0],
                           sounding[2]))
         return [n for n in found if n[0] >= since_ms]

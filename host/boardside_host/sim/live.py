@@ -74,6 +74,7 @@ def run_terminal(board, png_dir=".", canvas=False, beep=False):
     out.write("\x1b[2J\x1b[?25l")
     last_frames = -1
     heard = 0  # notes already printed
+    pwm_changes = 0
     try:
         tty.setcbreak(fd)
         while True:
@@ -81,13 +82,15 @@ def run_terminal(board, png_dir=".", canvas=False, beep=False):
             text = board.read_serial()
             if text:
                 log.extend(line for line in text.splitlines() if line.strip())
-            notes = board.notes()
-            if len(notes) > heard:
-                log.append("sound: " + describe_notes(notes[heard:]))
-                heard = len(notes)
-                text = text or "\n"
-                if beep:
-                    out.write("\a")
+            if len(board.tones) != pwm_changes:  # the buzzer did something
+                pwm_changes = len(board.tones)
+                notes = board.notes(sounding_too=False)
+                if len(notes) > heard:
+                    log.append("sound: " + describe_notes(notes[heard:]))
+                    heard = len(notes)
+                    text = text or "\n"
+                    if beep:
+                        out.write("\a")
             del log[:-6]
             if board.led_frames != last_frames or text:
                 last_frames = board.led_frames
