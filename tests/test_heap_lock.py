@@ -40,6 +40,7 @@ CHECKS = (
     "idle main loop, dice after a roll",
     "idle main loop, qbert after the roll-off",
     "idle main loop, quoridor between cursor blinks",
+    "idle main loop, settings screen",
     "idle main loop, the buzzer playing a cue",
     "read_buttons, nothing pressed",
     "read_buttons, DOWN held in the menu (press, long, repeat, release)",

@@ -34,6 +34,8 @@ DIMMED = 8  # an idle panel shines at 1/8 of its brightness
 # looked up once: tick() reads them every loop and must not allocate
 BRIGHTNESS = settings_registry.find(settings_registry.DEVICE, "brightness")
 IDLE_DIM = settings_registry.find(settings_registry.DEVICE, "idle_dim_min")
+SOUND = settings_registry.find(settings_registry.DEVICE, "sound")
+VOLUME = settings_registry.find(settings_registry.DEVICE, "volume")
 
 
 class App:
@@ -149,6 +151,8 @@ class App:
             m = self.instances.get(name)
             if m is not None and name != owner:
                 m.setting_changed(key, now, now_ms)
+        if self.settings_screen is not None:
+            self.settings_screen.refresh()  # the value it shows
         self.dirty = True
         self.changed = True
         self.emit({"event": "setting", "key": key, "value": now})
@@ -161,6 +165,13 @@ class App:
         level = 10 * settings_registry.current(self.ctx.settings, "device.brightness",
                                                BRIGHTNESS, self.defaults)
         return level // DIMMED if self.dimmed else level
+
+    def sound_level(self):
+        """The buzzer's volume, 1-5, or 0 with the sound off."""
+        store = self.ctx.settings
+        if not settings_registry.current(store, "device.sound", SOUND, self.defaults):
+            return 0
+        return settings_registry.current(store, "device.volume", VOLUME, self.defaults)
 
     # -- idle dimming -------------------------------------------------------------
     def touch(self, now_ms):
@@ -210,6 +221,8 @@ class App:
             if self.busy(now_ms):  # a clock started, an animation plays
                 self.touch(now_ms)
             return
+        if now_ms - self.last_input < MINUTE_MS:
+            return  # the shortest idle time is a minute: no need to look further
         minutes = settings_registry.current(self.ctx.settings, "device.idle_dim_min",
                                             IDLE_DIM, self.defaults)
         if not minutes or now_ms - self.last_input < minutes * MINUTE_MS:

@@ -197,13 +197,17 @@ class Text(Setting):
         self.parse = parse
         self.presets = tuple(presets)
         self.custom = custom
+        self.accepted = None  # the text parsed last: modes read a setting often
 
     def check(self, value, key):
+        if value is self.accepted:
+            return value
         need_str(value, key)
         try:
             self.parse(value)
         except ValueError as e:
             raise ModeError("%s: %s" % (key, e))
+        self.accepted = value
         return value
 
     def _preset(self, value):

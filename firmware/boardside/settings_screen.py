@@ -52,6 +52,7 @@ class SettingsScreen:
         self.flash_until = -1
         self.message = ""
         self.drawn = 0           # the scroll state last drawn (tick asks for a redraw)
+        self.refresh()
 
     def selected(self):
         return self.items[self.index]
@@ -61,6 +62,20 @@ class SettingsScreen:
         if prefix == settings_registry.DEVICE_PREFIX:
             return DEVICE_LABEL
         return registry.entry(prefix)[3]
+
+    def refresh(self):
+        """The text of the selected setting: (group, label, value), or one line on a
+        grid too low for three; and each line's width. Made again when the selection or
+        the value changes (App.change_setting calls this), so tick() only compares
+        numbers: it runs every pass of the main loop."""
+        key, setting = self.items[self.index]
+        value = setting.show(self.app.setting_value(key))
+        if self.app.height < 16:
+            self.lines = (setting.label + " " + value,)
+        else:
+            self.lines = (self.group_label(key), setting.label, value)
+        self.widths = tuple(text_width(t) for t in self.lines)
+        self.scrolls = max(self.widths) > self.app.width
 
     # -- input ------------------------------------------------------------------------------
     def event(self, kind, button, now_ms):
@@ -73,6 +88,7 @@ class SettingsScreen:
             self.since = now_ms
             self.message = ""
             self.flash_until = -1
+            self.refresh()
             return True
         if button == B:
             if kind == PRESS:
@@ -100,31 +116,22 @@ class SettingsScreen:
         if self.flash_until >= 0 and now_ms >= self.flash_until:
             self.flash_until = -1
             changed = True
-        if self._scroll_state(now_ms) != self.drawn:
+        if self.scrolls and self._scroll_state(now_ms) != self.drawn:
             changed = True  # long text has moved on
         return changed
-
-    def _lines(self):
-        """The text lines of the selected setting: (group, label, value), or a tuple
-        of one line on a grid too low for three."""
-        key, setting = self.items[self.index]
-        value = setting.show(self.app.setting_value(key))
-        if self.app.height < 16:
-            return (setting.label + " " + value,)
-        return (self.group_label(key), setting.label, value)
 
     def _scroll_state(self, now_ms):
         t = now_ms - self.since
         w = self.app.width
         state = 0
-        for text in self._lines():
-            state = state * 1024 + scroll_offset(text_width(text), w, t)
+        for tw in self.widths:
+            state = state * 1024 + scroll_offset(tw, w, t)
         return state
 
     # -- output ------------------------------------------------------------------------------
     def render(self, canvas, now_ms):
         canvas.clear()
-        lines = self._lines()
+        lines = self.lines
         t = now_ms - self.since
         self.drawn = self._scroll_state(now_ms)
         w = canvas.width
@@ -150,8 +157,8 @@ class SettingsScreen:
 
     def describe(self):
         key, setting = self.items[self.index]
-        d = {"key": key, "label": setting.label, "value": self.app.setting_value(key),
-             "shows": setting.show(self.app.setting_value(key)),
+        value = self.app.setting_value(key)
+        d = {"key": key, "label": setting.label, "value": value, "shows": setting.show(value),
              "index": self.index, "count": len(self.items)}
         if self.message:
             d["message"] = self.message

@@ -191,3 +191,9 @@ def test_build_defaults_come_from_the_app():
     assert app.led_level() == 400  # thousandths of full drive
     app.change_setting("device.brightness", 10, 0)
     assert app.led_level() == 100
+    assert app.sound_level() == 3  # the volume, 0 with the sound off
+    app.change_setting("device.volume", 5, 0)
+    app.change_setting("device.sound", False, 0)
+    assert app.sound_level() == 0
+    app.change_setting("device.sound", True, 0)
+    assert app.sound_level() == 5

@@ -70,6 +70,17 @@ def test_a_house_rule_changed_on_the_screen_is_stored_and_announced():
     assert app.mode("qbert").out_rule() == "lose_turn"
 
 
+def test_a_change_over_the_protocol_shows_on_the_open_screen():
+    app = App(TinyRng(1), 16, 16)
+    open_settings(app)
+    app.render()
+    before = lit_text(app.canvas)
+    app.change_setting("device.brightness", 60, 0)  # as the protocol's set does
+    assert app.dirty and app.describe()["settings"]["shows"] == "60"
+    app.render()
+    assert lit_text(app.canvas) != before
+
+
 def test_left_and_right_step_numbers_within_range():
     app = App(TinyRng(1), 16, 16)
     open_settings(app)

@@ -185,9 +185,10 @@ class Device:
 
     def show(self, now):
         canvas = self.app.canvas
-        if self.app.led_level() != self.led_level:  # the setting changed, dimmed, woken
-            self.led_level = self.app.led_level()
-            self.output.set_brightness(self.led_level / 1000)
+        level = self.app.led_level()
+        if level != self.led_level:  # the brightness setting changed, dimmed, woken
+            self.led_level = level
+            self.output.set_brightness(level / 1000)
         self.app.render(canvas, now)
         if self.notice_icon is not None:
             x, y = (canvas.width - 5) // 2, (canvas.height - 5) // 2

@@ -34,9 +34,12 @@ class Buzzer:
         if self.pwm is None:
             return
         notes = sounds.cue(event)
-        if notes is None or not app.setting_value("device.sound"):
+        if notes is None:
             return
-        self.duty = DUTY[app.setting_value("device.volume") - 1]
+        volume = app.sound_level()
+        if not volume:
+            return
+        self.duty = DUTY[volume - 1]
         if self.next_ms < 0:  # the last cue is over: start afresh (here, not in update,
             del self.notes[:]  # which runs every pass and must not allocate)
             self.pos = 0

@@ -106,6 +106,8 @@ def checks(rig):
                 marked(in_mode("dice", lambda: rig.tap("a"))), frames(0, 0))
     yield Check("idle main loop, qbert after the roll-off", idle, PASSES,
                 marked(in_mode("qbert", lambda: rig.tap("a"))), frames(0, 0))
+    yield Check("idle main loop, settings screen", idle, PASSES,
+                marked(in_mode("settings")), frames(0, 0))
 
     def cue_queued():
         in_mode(None)()
