@@ -22,7 +22,6 @@ from boardside.canvas import BLUE, DIM, GREY, WHITE, YELLOW, Canvas
 from boardside.events import (A, B, BUTTONS, DOWN, LEFT, MENU, PAD, PRESS, RELEASE, REPEAT,
                               RIGHT, UP)
 from boardside.mode import Context, ModeError
-from boardside.settings_screen import SettingsScreen
 
 MENU_SCREEN = "menu"
 SETTINGS_SCREEN = "settings"  # the menu's last entry
@@ -109,6 +108,8 @@ class App:
         return self.current or MENU_SCREEN
 
     def open_settings(self, now_ms):
+        # imported when first opened, like a mode: RAM only for what is used
+        from boardside.settings_screen import SettingsScreen
         self.settings_screen = SettingsScreen(self, now_ms)
         self.dirty = True
         self.emit({"event": "screen", "screen": SETTINGS_SCREEN})

@@ -100,9 +100,6 @@ class Setting:
     def show(self, value):
         return str(value)
 
-    def describe(self):
-        return {"type": self.kind, "label": self.label, "default": self.default}
-
 
 class Bool(Setting):
     kind = "bool"
@@ -149,13 +146,6 @@ class Int(Setting):
             return self.off
         return str(value) + self.unit
 
-    def describe(self):
-        d = Setting.describe(self)
-        d["min"] = self.lo
-        d["max"] = self.hi
-        d["step"] = self.increment
-        return d
-
 
 class Choice(Setting):
     """One of ``values`` (strings), each read on the LEDs as its entry in ``labels``."""
@@ -179,11 +169,6 @@ class Choice(Setting):
 
     def show(self, value):
         return self.labels[self.values.index(value)] if value in self.values else "?"
-
-    def describe(self):
-        d = Setting.describe(self)
-        d["values"] = list(self.values)
-        return d
 
 
 class Text(Setting):

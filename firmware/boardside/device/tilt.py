@@ -8,13 +8,14 @@ buttons; its polarity does not matter, only its changes.
 
 import machine
 
-from boardside.shake import ShakeDetector
-
 
 class Tilt:
     def __init__(self, pin):
-        self.pin = None if pin is None else machine.Pin(pin, machine.Pin.IN, machine.Pin.PULL_UP)
-        self.detector = ShakeDetector()
+        self.pin = None
+        if pin is not None:  # (a build without the switch spends no RAM on it)
+            from boardside.shake import ShakeDetector
+            self.pin = machine.Pin(pin, machine.Pin.IN, machine.Pin.PULL_UP)
+            self.detector = ShakeDetector()
 
     def shaken(self, now_ms):
         """True once per shake."""
