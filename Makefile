@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 MPVM := tests/micropython_vm
 MPVM_STAMP := $(MPVM)/node_modules/.installed
 
-.PHONY: run install test test-all fuzz bench lint clean help
+.PHONY: run install test test-all fuzz bench docs-images lint clean help
 
 help:
 	@echo "make run       start the simulated device in this terminal"
@@ -14,6 +14,7 @@ help:
 	@echo "make test-all  the tests plus the long ones (cross-checks, fuzz)"
 	@echo "make fuzz      the long fault-injection and serial fuzz runs"
 	@echo "make bench     speed and memory figures (CPython, MicroPython VM, board estimate)"
+	@echo "make docs-images  the README's pictures, made by the simulator (docs/img/)"
 	@echo "make clean     remove the virtual environment and build output"
 
 run: $(STAMP)
@@ -47,6 +48,10 @@ bench: $(STAMP) $(MPVM_STAMP)
 fuzz: $(STAMP) $(MPVM_STAMP)
 	PYTHONHASHSEED=0 BOARDSIDE_FUZZ_N=1000000 BOARDSIDE_FUZZ_SIM_N=20000 BOARDSIDE_FAULT_ROUNDS=200 \
 		$(BIN)/python -m pytest -s -p no:cacheprovider tests/test_fuzz.py tests/test_faults.py
+
+# The README's pictures of the grid, as the LEDs show them (host/boardside_host/docimages.py)
+docs-images: $(STAMP)
+	$(BIN)/python -m boardside_host.docimages docs/img
 
 clean:
 	rm -rf $(VENV) $(MPVM)/node_modules build out .pytest_cache

@@ -43,6 +43,8 @@ CHECKS = (
     "idle main loop across the ticks_ms wrap",
     "idle main loop just below 2**30 ms of uptime",
     "idle main loop after starting past 2**30 ms (the clock starts again)",
+    "idle main loop, settings screen",
+    "idle main loop, the buzzer playing a cue",
     "read_buttons, nothing pressed",
     "read_buttons, DOWN held in the menu (press, long, repeat, release)",
     "button debouncing: chatter, long press, repeat",

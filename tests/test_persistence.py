@@ -70,7 +70,7 @@ def test_a_fresh_board_starts_clean_and_says_so_without_a_warning(board):
 
 def test_the_save_file_is_written_atomically_through_a_temp_file(board):
     steps = count_writes(board)
-    board.tap("a").advance(savefile.QUIET_MS)
+    board.tap("a").advance(savefile.QUIET_MS + 300)  # a quiet moment, then the flash's time
     files = [(s, p) for s, p in steps if p.startswith("state")]
     assert files[0] == ("open", "state.tmp")
     assert files[-1] == ("rename", "state.sav")
@@ -262,7 +262,7 @@ def test_a_committed_action_is_written_at_the_next_quiet_moment(board):
     steps = count_writes(board)
     board.request({"cmd": "act", "action": "roll"})
     assert renames(steps) == 0
-    board.advance(savefile.QUIET_MS + 100)  # then the flash takes its time (an erase)
+    board.advance(savefile.QUIET_MS + 300)  # then the flash takes its time (erases)
     assert renames(steps) == 1
     assert saved(board) == board.app.save()
 
@@ -349,7 +349,7 @@ def test_a_power_cut_during_a_write_keeps_the_old_state(board):
             raise PowerCut(keep=20)
 
     board.flash.write_hook = cut
-    board.tap("right").advance(savefile.QUIET_MS)
+    board.tap("right").advance(savefile.QUIET_MS + 300)
     assert not board.powered  # the board died in the write
     board.flash.write_hook = None
     board.power_cycle()

@@ -341,7 +341,7 @@ def test_handing_the_board_to_a_computer_leaves_a_trace(board):
     assert m.tube_reads == 1 and m.unverified
     log = board.request({"cmd": "act", "action": "log"})["entries"]
     assert [x["how"] for x in log if x["kind"] == "read"] == ["handed_over"]
-    board.advance(500)
+    board.advance(1500)
     board.power_cycle()  # sealed again with a new key: the next boot is clean
     assert "verified" not in restore_event(board)
 

@@ -2,26 +2,45 @@
 protocol requests, ticks and rendering to the active mode.
 
 The App is pure. The device shell (or the simulator) feeds it debounced button
-events and protocol lines with the current ``now_ms``, calls ``tick`` every
-loop, and renders when ``dirty`` is set. Messages the device volunteers
-(``{"event": ...}`` lines) collect in ``outbox`` for the shell to send.
+events, shakes of the tilt switch and protocol lines with the current ``now_ms``,
+calls ``tick`` every loop, and renders when ``dirty`` is set. Messages the device
+volunteers (``{"event": ...}`` lines) collect in ``outbox`` for the shell to send
+(and to sound: boardside.sounds).
+
+Settings change in one place, ``change_setting``: the protocol's ``set`` and the
+settings screen (the last entry of the menu) both call it.
+
+After ``device.idle_dim_min`` minutes without input the app asks for a dimmed panel
+(``dimmed``; the shell lowers the LED brightness); the next press or shake only wakes
+it. Never while the mode is ``busy`` (a clock runs, an animation plays).
 """
 
 from boardside import modes as registry
+from boardside import settings as settings_registry
 from boardside.buttons import ButtonSet
 from boardside.canvas import BLUE, DIM, GREY, WHITE, YELLOW, Canvas
-from boardside.events import A, B, BUTTONS, DOWN, LEFT, MENU, PAD, PRESS, REPEAT, RIGHT, UP
+from boardside.events import (A, B, BUTTONS, DOWN, LEFT, MENU, PAD, PRESS, RELEASE, REPEAT,
+                              RIGHT, UP)
 from boardside.mode import Context, ModeError
 
 MENU_SCREEN = "menu"
+SETTINGS_SCREEN = "settings"  # the menu's last entry
 # built once: a tuple of names written inside a method is built again on every call
 BACK = (UP, LEFT)
 FORWARD = (DOWN, RIGHT)
 DEFERRED_MAX = 16  # button events held while a secret is written (a write takes <0.5 s)
+SHAKE = "shake"    # a shake held in the same queue
+MINUTE_MS = 60000
+DIMMED = 8  # an idle panel shines at 1/8 of its brightness
+# looked up once: tick() reads them every loop and must not allocate
+BRIGHTNESS = settings_registry.find(settings_registry.DEVICE, "brightness")
+IDLE_DIM = settings_registry.find(settings_registry.DEVICE, "idle_dim_min")
+SOUND = settings_registry.find(settings_registry.DEVICE, "sound")
+VOLUME = settings_registry.find(settings_registry.DEVICE, "volume")
 
 
 class App:
-    def __init__(self, rng, width, height, settings=None, mode_names=None):
+    def __init__(self, rng, width, height, settings=None, mode_names=None, defaults=None):
         self.ctx = Context(rng, width, height, settings)
         self.ctx.emit = self.emit
         self.ctx.new_secret = self.new_secret
@@ -30,6 +49,14 @@ class App:
         self.height = height
         self.canvas = Canvas(width, height)
         self.mode_names = list(mode_names or registry.names())
+        self.menu = self.mode_names + [SETTINGS_SCREEN]
+        # defaults that depend on the build, e.g. {"device.brightness": 25} from the
+        # hardware file's power.brightness
+        self.defaults = defaults or {}
+        self.settings_screen = None  # a SettingsScreen while it is open
+        self.dimmed = False
+        self.last_input = 0        # when the last press, shake or request came
+        self.swallowed = 0         # bit per button: the press that woke the panel
         self.instances = {}        # modes opened so far, by name
         self.current = None        # name of the active mode, None while in the menu
         self.menu_index = 0
@@ -49,27 +76,6 @@ class App:
         self.deferred = []
         self.sealer = None         # the shell's "write now": function() -> None
         self.reset_modes = []      # modes whose saved game did not fit (last restore)
-
-    # -- settings --------------------------------------------------------------
-    def change_setting(self, key, value, now_ms):
-        """The one way a setting changes (protocol ``set``, the device's screens):
-        checked by its mode, stored, told to the host and to every loaded mode
-        (a roll log records it). ``None`` restores the default. Raises ModeError."""
-        mode, _, name = key.partition(".")
-        if not name or mode not in self.mode_names:
-            raise ModeError("setting keys are '<mode>.<name>', e.g. 'qbert.out_rule'")
-        check = getattr(registry.load(mode), "check_setting", None)
-        if check is not None:
-            check(name, value)  # raises ModeError with the allowed values
-        if value is None:
-            self.ctx.settings.pop(key, None)
-        else:
-            self.ctx.settings[key] = value
-        self.emit({"event": "setting", "key": key, "value": value})
-        for m in self.instances.values():
-            m.setting_changed(key, value, now_ms)
-        self.dirty = True
-        self.changed = True
 
     # -- secrets ---------------------------------------------------------------
     def new_secret(self):
@@ -115,6 +121,7 @@ class App:
 
     def open(self, name, now_ms):
         """Switch to a mode by name, or to the menu with 'menu'."""
+        self.settings_screen = None
         if name == MENU_SCREEN:
             if self.current is not None:
                 self.menu_index = self.mode_names.index(self.current)
@@ -130,18 +137,159 @@ class App:
         self.emit({"event": "screen", "screen": self.screen()})
 
     def screen(self):
+        if self.settings_screen is not None:
+            return SETTINGS_SCREEN
         return self.current or MENU_SCREEN
+
+    def open_settings(self, now_ms):
+        # imported when first opened, like a mode: RAM only for what is used
+        from boardside.settings_screen import SettingsScreen
+        self.settings_screen = SettingsScreen(self, now_ms)
+        self.dirty = True
+        self.emit({"event": "screen", "screen": SETTINGS_SCREEN})
+
+    # -- settings ----------------------------------------------------------------
+    def setting_value(self, key):
+        """The value in force for a full key ("device.sound", "qbert.faces")."""
+        s = settings_registry.lookup(key, self.mode_names)
+        return settings_registry.current(self.ctx.settings, key, s, self.defaults)
+
+    def change_setting(self, key, value, now_ms):
+        """The one way a setting changes (the protocol's set, the settings screen):
+        check the value against the setting's description, store it (None: back to
+        the default), let the modes hear of it (the owner first; it may refuse with
+        ModeError, and then nothing changed), then mark the app changed and send a
+        ``setting`` event. Returns the value now in force."""
+        s = settings_registry.lookup(key, self.mode_names)
+        if value is not None:
+            s.check(value, key)
+        store = self.ctx.settings
+        had = key in store
+        old = store.get(key)
+        if value is None:
+            store.pop(key, None)
+        else:
+            store[key] = value
+        now = settings_registry.current(store, key, s, self.defaults)
+        owner = key.partition(".")[0]
+        try:
+            m = self.instances.get(owner)
+            if m is not None:
+                m.setting_changed(key, now, now_ms)
+        except ModeError:
+            if had:
+                store[key] = old
+            else:
+                store.pop(key, None)
+            raise
+        for name in self.mode_names:
+            m = self.instances.get(name)
+            if m is not None and name != owner:
+                m.setting_changed(key, now, now_ms)
+        if self.settings_screen is not None:
+            self.settings_screen.refresh()  # the value it shows
+        self.dirty = True
+        self.changed = True
+        self.emit({"event": "setting", "key": key, "value": now})
+        return now
+
+    def led_level(self):
+        """How bright the LEDs shine, in thousandths of full drive: the brightness
+        setting, lowered while the panel is dimmed. (An int: the shell compares it
+        every frame, and a float would be a heap object on the board.)"""
+        level = 10 * settings_registry.current(self.ctx.settings, "device.brightness",
+                                               BRIGHTNESS, self.defaults)
+        return level // DIMMED if self.dimmed else level
+
+    def sound_level(self):
+        """The buzzer's volume, 1-5, or 0 with the sound off."""
+        store = self.ctx.settings
+        if not settings_registry.current(store, "device.sound", SOUND, self.defaults):
+            return 0
+        return settings_registry.current(store, "device.volume", VOLUME, self.defaults)
+
+    # -- idle dimming -------------------------------------------------------------
+    def touch(self, now_ms):
+        """A request that changes something: the panel is in use (it wakes, and the
+        request itself is acted on)."""
+        self.last_input = now_ms
+        if self.dimmed:
+            self.dimmed = False
+            self.dirty = True
+
+    def busy(self, now_ms):
+        if self.current is None:
+            return False
+        return self.mode().busy(now_ms)
+
+    def _woken(self, kind, button, now_ms):
+        """True if this button event only wakes the panel (or belongs to the press
+        that did): the player could not see what it would do."""
+        bit = 1 << BUTTONS.index(button)
+        if self.swallowed & bit:
+            if kind == RELEASE:
+                self.swallowed &= ~bit
+            return True
+        self.last_input = now_ms
+        if not self.dimmed:
+            return False
+        self.dimmed = False
+        self.dirty = True
+        if kind == PRESS:
+            self.swallowed |= bit
+        return True
+
+    def shake(self, now_ms):
+        """The tilt switch saw a shake: the open mode's roll or drop (Mode.shake)."""
+        self.last_input = now_ms
+        if self.dimmed:
+            self.dimmed = False
+            self.dirty = True
+            return
+        if self.current is not None and self.settings_screen is None:
+            if self.unsealed() or self.deferred:  # as a button: after the secret's write
+                if len(self.deferred) < DEFERRED_MAX:
+                    self.deferred.append((SHAKE, None))
+                return
+            self._deliver(SHAKE, None, now_ms)
+
+    def _idle(self, now_ms):
+        if self.dimmed:
+            if self.busy(now_ms):  # a clock started, an animation plays
+                self.touch(now_ms)
+            return
+        if now_ms - self.last_input < MINUTE_MS:
+            return  # the shortest idle time is a minute: no need to look further
+        minutes = settings_registry.current(self.ctx.settings, "device.idle_dim_min",
+                                            IDLE_DIM, self.defaults)
+        if not minutes or now_ms - self.last_input < minutes * MINUTE_MS:
+            return
+        if self.busy(now_ms):
+            self.last_input = now_ms  # idle counts from when it ends
+            return
+        self.dimmed = True
+        self.dirty = True
 
     # -- input ---------------------------------------------------------------
     def event(self, kind, button, now_ms):
         """One debounced button event."""
+        if self._woken(kind, button, now_ms):
+            return
         if button == MENU:
             if kind == PRESS:
-                if self.current is None:
-                    if self.instances:
+                if self.settings_screen is not None:
+                    self.open(MENU_SCREEN, now_ms)
+                elif self.current is None:
+                    if self.menu[self.menu_index] == SETTINGS_SCREEN:
+                        self.open_settings(now_ms)
+                    elif self.instances:
                         self.open(self.mode_names[self.menu_index], now_ms)
                 else:
                     self.open(MENU_SCREEN, now_ms)
+            return
+        if self.settings_screen is not None:
+            if self.settings_screen.event(kind, button, now_ms):
+                self.dirty = True
             return
         if self.current is None:
             self.menu_event(kind, button, now_ms)
@@ -155,20 +303,24 @@ class App:
         self._deliver(kind, button, now_ms)
 
     def _deliver(self, kind, button, now_ms):
-        if self.mode().handle(kind, button, now_ms):
+        m = self.mode()
+        if m.shake(now_ms) if kind == SHAKE else m.handle(kind, button, now_ms):
             self.dirty = True
             self.changed = True
 
     def menu_event(self, kind, button, now_ms):
         if kind != PRESS and kind != REPEAT:
             return
-        n = len(self.mode_names)
+        n = len(self.menu)
         if button in BACK:
             self.menu_index = (self.menu_index - 1) % n
         elif button in FORWARD:
             self.menu_index = (self.menu_index + 1) % n
         elif button == A and kind == PRESS:
-            self.open(self.mode_names[self.menu_index], now_ms)
+            if self.menu[self.menu_index] == SETTINGS_SCREEN:
+                self.open_settings(now_ms)
+            else:
+                self.open(self.mode_names[self.menu_index], now_ms)
             return
         elif button == B:
             return
@@ -203,6 +355,9 @@ class App:
                     self._deliver(kind, button, now_ms)
         if self.current is not None and self.mode().tick(now_ms):
             self.dirty = True
+        if self.settings_screen is not None and self.settings_screen.tick(now_ms):
+            self.dirty = True
+        self._idle(now_ms)
         return self.dirty
 
     _now = 0
@@ -211,29 +366,37 @@ class App:
     def render(self, canvas=None, now_ms=0):
         canvas = canvas or self.canvas
         self.dirty = False
-        if self.current is None:
+        if self.settings_screen is not None:
+            self.settings_screen.render(canvas, now_ms)
+        elif self.current is None:
             self.render_menu(canvas)
         else:
             self.mode().render(canvas, now_ms)
 
     def render_menu(self, canvas):
         canvas.clear()
-        name, _, _, label, icon = registry.entry(self.mode_names[self.menu_index])
+        selected = self.menu[self.menu_index]
+        if selected == SETTINGS_SCREEN:
+            label, icon = "SET", "gear"
+        else:
+            label, icon = registry.entry(selected)[3:5]
         w, h = canvas.width, canvas.height
         canvas.icon((w - 5) // 2, max(0, h // 2 - 6), icon, YELLOW)
         canvas.text(max(0, (w - canvas.text_width(label)) // 2), h // 2 + 1, label, WHITE)
-        # one dot per mode, the current one lit: where am I in the list
-        n = len(self.mode_names)
+        # one dot per entry, the current one lit: where am I in the list
+        n = len(self.menu)
         x0 = max(0, (w - (2 * n - 1)) // 2)
         for i in range(n):
             canvas.pixel(x0 + 2 * i, h - 1, BLUE if i == self.menu_index else GREY)
-        if self.instances.get(self.mode_names[self.menu_index]) is not None:
+        if self.instances.get(selected) is not None:
             canvas.pixel(w - 1, 0, DIM)  # a game is in progress in this mode
 
     def describe(self):
         d = {"screen": self.screen()}
-        if self.current is None:
-            d["menu"] = {"selected": self.mode_names[self.menu_index],
+        if self.settings_screen is not None:
+            d["settings"] = self.settings_screen.describe()
+        elif self.current is None:
+            d["menu"] = {"selected": self.menu[self.menu_index],
                          "modes": self.mode_names}
         else:
             d["state"] = self.mode().describe()
@@ -272,7 +435,7 @@ class App:
                 if unverified:
                     self.mode(name).unverified(unverified)
         idx = data.get("menu_index", 0)
-        if isinstance(idx, int) and 0 <= idx < len(self.mode_names):
+        if isinstance(idx, int) and 0 <= idx < len(self.menu):
             self.menu_index = idx
         screen = data.get("screen", MENU_SCREEN)
         self.current = screen if screen in self.instances else None

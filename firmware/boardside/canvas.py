@@ -38,16 +38,31 @@ CYAN = 0x00FFFF
 MAGENTA = 0xFF00FF
 ORANGE = 0xFF8000
 PURPLE = 0x8000FF
-GREY = 0x404040
-DIM = 0x101010
+# Every lit channel of every colour is 0 or at least FAINT: at the default brightness
+# (0.25) and gamma 2.6 that is LED drive 8, the dimmest a WS2812B shows in a lit room
+# (boardside.output.MIN_DRIVE, docs/leds.md). Below it a channel is a tint nobody sees.
+FAINT = 0x70
+GREY = 0xB0B0B0   # hints and second-rank text: drive 24
+DIM = 0x787878    # the faintest marks (the board's squares, a covered die): drive 9
 
 
 def scale(c, num, den):
-    """Colour c dimmed to num/den of its brightness."""
-    r = ((c >> 16) & 0xFF) * num // den
-    g = ((c >> 8) & 0xFF) * num // den
-    b = (c & 0xFF) * num // den
-    return (r << 16) | (g << 8) | b
+    """Colour c dimmed to num/den of its brightness, as far as the LEDs can show it:
+    a channel that would fall below FAINT stays at FAINT if it is a main channel of
+    the colour (at least half its strongest), and goes dark if it is only a tint."""
+    r = (c >> 16) & 0xFF
+    g = (c >> 8) & 0xFF
+    b = c & 0xFF
+    top = r if r > g else g
+    top = top if top > b else b
+    return (_dim(r, num, den, top) << 16) | (_dim(g, num, den, top) << 8) | _dim(b, num, den, top)
+
+
+def _dim(v, num, den, top):
+    s = v * num // den
+    if s >= FAINT or not v:
+        return s
+    return FAINT if 2 * v >= top else 0
 
 
 # Pattern images for Canvas.bits, shared by all canvases: by size, then by pattern

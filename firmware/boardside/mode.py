@@ -23,8 +23,9 @@ class ModeError(Exception):
 class Context:
     """What the app hands to a mode: the RNG, the grid size and the settings store.
 
-    ``settings`` is a dict of house rules keyed "<mode>.<name>"; modes read their
-    own with ``setting(name, default)``.
+    ``settings`` is a dict of house rules keyed "<mode>.<name>" (and the device's,
+    "device.<name>"); modes read their own with ``setting(name)``. Only
+    ``App.change_setting`` writes it.
     """
 
     def __init__(self, rng, width, height, settings=None):
@@ -51,17 +52,30 @@ class Mode:
     title = "Mode"       # shown in the menu
     icon = None          # name of an icon in boardside.icons for the menu
     actions = ()         # protocol action names this mode accepts in command()
+    # House rules: descriptions from boardside.settings (Bool, Int, Choice, Text). They
+    # are the mode's keys "<name>.<setting>" for the protocol's set, and appear on the
+    # device's settings screen with no code of the mode's own.
+    settings = ()
 
     def __init__(self, ctx):
         self.ctx = ctx
 
-    def setting(self, key, default):
-        return self.ctx.settings.get(self.name + "." + key, default)
+    def setting(self, name, default=None):
+        """A house rule in force: the stored value when it fits the ``settings`` table,
+        else the table's default (``default`` only serves a name the table lacks)."""
+        v = self.ctx.settings.get(self.name + "." + name)
+        for s in self.settings:
+            if s.name == name:
+                return v if v is not None and s.valid(v) else s.default
+        return default if v is None else v
 
     def setting_changed(self, key, value, now_ms):
-        """A setting ("<mode>.<name>" or "device.<name>") was changed, on the device or
-        over the protocol, while this mode is loaded. A mode that keeps a record of
-        its game (a roll log) writes the change into it."""
+        """A setting changed (over the protocol or on the settings screen): ``key`` is
+        the full key ("qbert.faces", "device.sound"), ``value`` the value now in force.
+        Every loaded mode hears of every change, after it is stored; the mode whose key
+        it is hears first and may refuse it by raising ModeError (the old value comes
+        back, nothing else hears of it). App.change_setting is the only caller. A mode
+        that keeps a record of its game (a roll log) writes the change into it."""
 
     # -- input -------------------------------------------------------------
     def handle(self, kind, button, now_ms):
@@ -70,6 +84,15 @@ class Mode:
 
     def tick(self, now_ms):
         """Called every loop. Return True while an animation needs a new frame."""
+        return False
+
+    def shake(self, now_ms):
+        """The player shook the device (the tilt switch). Where A would roll or drop,
+        do the same; return True if the picture may have changed."""
+        return False
+
+    def busy(self, now_ms):
+        """True while a clock runs or an animation plays: the panel does not dim."""
         return False
 
     def command(self, action, args, now_ms):

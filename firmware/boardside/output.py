@@ -24,6 +24,12 @@ try:
 except ImportError:  # CPython
     framebuf = None
 
+# The dimmest drive (of 255) a lit colour channel may have at the build's default
+# brightness: a WS2812B channel driven lower does not show in a lit room (docs/leds.md).
+# The palette keeps every lit channel at or above it; tests/test_visibility.py checks
+# every screen.
+MIN_DRIVE = 8
+
 ORDER_OFFSETS = {
     "RGB": (0, 1, 2), "RBG": (0, 2, 1), "GRB": (1, 0, 2),
     "GBR": (2, 0, 1), "BRG": (1, 2, 0), "BGR": (2, 1, 0),

@@ -11,6 +11,7 @@ import json
 from boardside import __version__
 from boardside.events import BUTTONS
 from boardside.mode import ModeError
+from boardside.settings import is_number, need_bool, need_int, shown
 
 VERSION = 1
 MAX_LINE = 512  # bytes, newline excluded
@@ -55,15 +56,20 @@ TOO_LONG = object()
 
 
 def _arg(req, key, kind, required=True):
+    """Argument ``key`` of the request, of JSON type ``kind`` (int: a whole number and
+    never a boolean, bool: true or false; the checks of boardside.settings)."""
     if key not in req:
         if required:
             raise RequestError("missing argument '%s'" % key)
         return None
     v = req[key]
-    if kind is int and (v is True or v is False):
-        raise RequestError("argument '%s' must be an integer" % key)
+    what = "argument '%s'" % key
+    if kind is int:
+        return need_int(v, what)
+    if kind is bool:
+        return need_bool(v, what)
     if not isinstance(v, kind):
-        raise RequestError("argument '%s' has the wrong type" % key)
+        raise RequestError("argument '%s' has the wrong type: %s" % (key, shown(v)))
     return v
 
 
@@ -109,7 +115,9 @@ def cmd_state(app, req, now_ms):
 
 
 def cmd_mode(app, req, now_ms):
-    app.open(_arg(req, "name", str), now_ms)
+    name = _arg(req, "name", str)
+    app.touch(now_ms)
+    app.open(name, now_ms)
     return {"screen": app.screen()}
 
 
@@ -125,6 +133,7 @@ def cmd_act(app, req, now_ms):
     if action not in m.actions:
         raise RequestError("mode %s has no action '%s' (actions: %s)"
                            % (m.name, action, ", ".join(m.actions)))
+    app.touch(now_ms)
     if not app.seal_now():
         # nothing reaches a mode while one of its secrets is off flash (a reply could
         # carry it, or a reveal show it, and a power cut then undo it)
@@ -144,10 +153,9 @@ def cmd_set(app, req, now_ms):
     key = _arg(req, "key", str)
     if "value" not in req:
         raise RequestError("missing argument 'value'")
-    value = req["value"]
-    if not isinstance(value, (int, str, bool)) and value is not None:
-        raise RequestError("argument 'value' must be a number, string, boolean or null")
-    app.change_setting(key, value, now_ms)
+    app.touch(now_ms)
+    # checked, stored and announced by the app, as a change on the settings screen
+    app.change_setting(key, req["value"], now_ms)
     return {"settings": app.ctx.settings}
 
 
@@ -186,8 +194,8 @@ def handle_line(app, line, now_ms):
         if not isinstance(req, dict):
             raise RequestError("a request must be a JSON object")
         req_id = req.get("id")
-        if req_id is not None and not isinstance(req_id, (int, str)):
-            req_id = None
+        if req_id is not None and not (is_number(req_id) or isinstance(req_id, str)):
+            req_id = None  # (true is not a number: JSON keeps them apart)
             raise RequestError("'id' must be a number or a string")
         cmd = req.get("cmd")
         if not isinstance(cmd, str):

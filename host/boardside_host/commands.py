@@ -34,6 +34,13 @@ def args_sim(p):
                         "frame as a PNG and exit")
     p.add_argument("--for", dest="duration", type=float, metavar="SECONDS",
                    help="stop after this many seconds")
+    p.add_argument("--canvas", action="store_true",
+                   help="show the colours the modes draw, not the light the LEDs emit "
+                        "(the default view: after gamma, brightness and the power limit, "
+                        "as seen in a lit room)")
+    p.add_argument("--beep", action="store_true",
+                   help="ring the terminal bell when the buzzer plays (the notes are "
+                        "printed either way)")
 
 
 def do_sim(args):
@@ -53,13 +60,13 @@ def do_sim(args):
         if args.png:
             board.boot()
             board.advance(int((args.duration or 1) * 1000))
-            board.save_png(args.png)
+            board.save_png(args.png, canvas=args.canvas)
             print("saved", args.png)
             return 0
         board.boot()
         if args.headless:
             return live.run_headless(board, pty=args.pty, duration=args.duration)
-        return live.run_terminal(board)
+        return live.run_terminal(board, canvas=args.canvas, beep=args.beep)
     finally:
         board.close()
 

@@ -12,12 +12,12 @@ from boardside_host.render import to_ascii
 
 
 def to_terminal(rows):
-    """The protocol's frame is in the colours the mode drew: no lift for the LEDs."""
-    return render.to_terminal(rows, lift=False)
+    """The protocol's frame is in the colours the mode drew: shown as they are."""
+    return render.to_terminal(rows, view="canvas")
 
 
 def to_png(rows, path, scale=16):
-    return render.frame_to_png(rows, path, scale, lift=False)
+    return render.frame_to_png(rows, path, scale, view="canvas")
 
 
 def describe_event(ev):

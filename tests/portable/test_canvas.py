@@ -1,6 +1,6 @@
 # Canvas, font and icons: drawing lands where asked, clips at the edges.
 from boardside import font, icons
-from boardside.canvas import Canvas, scale, text_width
+from boardside.canvas import FAINT, Canvas, scale, text_width
 
 
 def lit(c):
@@ -57,5 +57,9 @@ def test_die_face_icons_have_that_many_pips():
         assert len(lit(c)) == n
 
 
-def test_scale_dims_each_channel():
-    assert scale(0xFF8040, 1, 2) == 0x7F4020
+def test_scale_dims_each_channel_but_never_below_what_the_leds_show():
+    assert scale(0xFFFFFF, 1, 2) == 0x7F7F7F
+    assert scale(0xFFE0C0, 3, 4) == 0xBFA890
+    # a main channel stops at FAINT (drive 8 at the default brightness), a tint goes dark
+    assert scale(0xFF8040, 1, 2) == 0x7F7000, hex(scale(0xFF8040, 1, 2))
+    assert scale(0x0000FF, 1, 8) == FAINT

@@ -3,6 +3,7 @@ tube at the mode level (the simulator repeats it for the whole device)."""
 
 import json
 
+from boardside import modes, settings
 from boardside import qbert as rules
 from boardside.canvas import Canvas
 from boardside.mode import Context, ModeError
@@ -355,13 +356,17 @@ def test_protocol_actions_drive_a_match():
 
 
 def test_settings_are_checked():
-    QbertMode.check_setting("out_rule", "lose_turn")
-    QbertMode.check_setting("out_rule", None)
-    QbertMode.check_setting("faces", "coily,ugg/wrong_way")
-    raises(ModeError, QbertMode.check_setting, "out_rule", "cry")
-    raises(ModeError, QbertMode.check_setting, "faces", "coily,qbert")
-    raises(ModeError, QbertMode.check_setting, "faces", 6)
-    raises(ModeError, QbertMode.check_setting, "pegs", 30)
+    def check(key, value):
+        return settings.lookup(key, modes.names()).check(value, key)
+
+    check("qbert.out_rule", "lose_turn")
+    check("qbert.faces", "coily,ugg/wrong_way")
+    check("qbert.usb_peek", True)
+    raises(ModeError, check, "qbert.out_rule", "cry")
+    raises(ModeError, check, "qbert.faces", "coily,qbert")
+    raises(ModeError, check, "qbert.faces", 6)
+    raises(ModeError, check, "qbert.usb_peek", "false")
+    raises(ModeError, settings.lookup, "qbert.pegs", modes.names())
 
 
 def test_settings_change_the_nasty_dice():

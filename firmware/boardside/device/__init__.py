@@ -25,11 +25,12 @@ from boardside import gridmap, hardware, output, protocol, savefile
 from boardside.app import App
 from boardside.buttons import ButtonSet
 from boardside.canvas import BLACK, ORANGE, RED
-from boardside.device import crashlog, leds, storage, watchdog
+from boardside.device import buzzer, crashlog, leds, storage, tilt, watchdog
 from boardside.events import BUTTONS, MENU, PAD, PRESS, RELEASE
 
 HARDWARE_FILE = "hardware.json"
 POLL_MS = 5            # longest sleep between passes; a button's edge ends it within 1 ms
+HANDS_MS = 150         # no save within this of a button edge: taps come faster than that
 SERIAL_BUDGET = 256    # bytes read per loop, so a flood cannot starve the buttons
 NOTICE_MS = 1500       # how long a warning icon (state set aside, crash) stays up
 CRASH_LIMIT = 3        # loop passes crashing in a row: the saved state itself is bad
@@ -77,6 +78,9 @@ class Device:
                              machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING)
         self.strip = leds.open_strip(hw.led_pin, hw.led_count)
         self.output = output.FrameOutput(hw, gridmap.build(hw))
+        self.led_level = 0     # the app's brightness last applied (App.led_level)
+        self.buzzer = buzzer.Buzzer(hw.buzzer_pin)
+        self.tilt = tilt.Tilt(hw.tilt_pin)
         # seeded from the hardware entropy source, never a fixed seed (only
         # animations use it: dice draw from EntropyRandom)
         random.seed(int.from_bytes(os.urandom(4), "little"))
@@ -153,6 +157,8 @@ class Device:
         app.restore(data, 0)
         app.changed = False
         app.dirty = True
+        app.dimmed = self.app.dimmed  # an idle panel stays dimmed, its idle time runs on
+        app.last_input = self.app.last_input - now
         persist = storage.Persist(self.persist.store, key=self.persist.key)
         persist.key_stored = self.persist.key_stored
         persist.last = self.persist.last
@@ -168,7 +174,8 @@ class Device:
         return True
 
     def new_app(self):
-        app = App(EntropyRandom(), self.hw.width, self.hw.height)
+        app = App(EntropyRandom(), self.hw.width, self.hw.height,
+                  defaults={"device.brightness": int(self.hw.brightness * 100 + 0.5)})
         app.log_reader = self.log.tail
         app.sealer = self.seal_now
         return app
@@ -315,10 +322,16 @@ class Device:
     def flush_events(self):
         box = self.app.outbox
         while box:
-            self.send(protocol.event_line(box.pop(0)))
+            event = box.pop(0)
+            self.send(protocol.event_line(event))
+            self.buzzer.cue(event, self.app, self.now)
 
     def show(self, now):
         canvas = self.app.canvas
+        level = self.app.led_level()
+        if level != self.led_level:  # the brightness setting changed, dimmed, woken
+            self.led_level = level
+            self.output.set_brightness(level / 1000)
         self.app.render(canvas, now)
         if self.notice_icon is not None:
             x, y = (canvas.width - 5) // 2, (canvas.height - 5) // 2
@@ -354,6 +367,15 @@ class Device:
         self.app.dirty = True
 
     def save(self, now, force=False):
+        if not force and not self.app.unsealed():
+            # A write stalls the chip (tens of ms of erase): not mid-note, and not while
+            # a player is tapping away (a button edge within HANDS_MS), so a tap is not
+            # cut by one. A secret is written at once all the same.
+            if self.buzzer.playing():
+                return
+            for b in self.buttons.buttons:
+                if b.changing or now - b.edge_ms < HANDS_MS:
+                    return
         tries = self.persist.writes + self.persist.failures
         self.moved = 0  # from here on, edges the write may keep the loop from reading
         self.stall_at = now
@@ -371,6 +393,8 @@ class Device:
         """One pass of the main loop."""
         now = self.clock()
         self.read_buttons(now)
+        if self.tilt.shaken(now):
+            self.app.shake(now)
         self.read_serial(now)
         fault = self.app.fault
         if fault is not None:
@@ -383,6 +407,7 @@ class Device:
             self.show(now)
         if self.app.outbox:
             self.flush_events()
+        self.buzzer.update(now)
         # Saves happen after the frame: the flash write (an erase can take 45-400 ms,
         # with no code running from flash meanwhile) never delays the picture, and
         # the frame already on its way goes on (DMA reads RAM).

@@ -14,6 +14,7 @@ from boardside import dice
 from boardside.canvas import CYAN, DIM, GREY, ORANGE, RED, WHITE, YELLOW, scale
 from boardside.events import A, B, DOWN, LEFT, LONG, PRESS, RELEASE, REPEAT, RIGHT, UP
 from boardside.mode import Mode, ModeError
+from boardside.settings import Bool, need_bool, need_int
 
 ROLL_MS = 600      # the tumble before the result shows
 TUMBLE_STEP_MS = 60
@@ -28,14 +29,10 @@ class DiceMode(Mode):
     title = "Dice"
     icon = "die"
     actions = ("roll", "choose", "reveal", "read")
-
-    @staticmethod
-    def check_setting(name, value):
-        if name == "usb_peek":
-            if value not in (True, False, None):
-                raise ModeError("dice.usb_peek must be true or false")
-        else:
-            raise ModeError("no Dice setting '%s' (settings: usb_peek)" % name)
+    settings = (
+        # a secret roll may be read over USB (each read shows on the LEDs and is logged)
+        Bool("usb_peek", "USB PEEK", False),
+    )
 
     def __init__(self, ctx):
         Mode.__init__(self, ctx)
@@ -125,6 +122,14 @@ class DiceMode(Mode):
             return False
         return True
 
+    def shake(self, now_ms):
+        # shaking the box rolls, as A does (a secret roll stays secret)
+        self.roll(now_ms)
+        return True
+
+    def busy(self, now_ms):
+        return self.rolling_until >= 0
+
     def tick(self, now_ms):
         if self.rolling_until < 0:
             return False
@@ -151,8 +156,12 @@ class DiceMode(Mode):
             sides = args.get("sides")
             count = args.get("count")
             secret = args.get("secret")
-            if sides is not None and (not isinstance(sides, int) or sides is True):
-                raise ModeError("'sides' must be an integer")
+            if sides is not None:
+                need_int(sides, "'sides'")
+            if count is not None:
+                need_int(count, "'count'", 1, MAX_DICE)
+            if secret is not None:
+                need_bool(secret, "'secret'")
             self.choose(sides, count, secret)
             return self.describe()
         if action == "reveal":

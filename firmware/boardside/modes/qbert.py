@@ -31,15 +31,17 @@ from boardside.canvas import CYAN, DIM, GREEN, GREY, RED, WHITE, YELLOW, scale
 from boardside.events import A, B, DOWN, LEFT, LONG, PRESS, RELEASE, REPEAT, RIGHT, UP
 from boardside.mode import Mode, ModeError
 from boardside.qbert import match as mt
+from boardside.settings import Bool, Choice, Text, need_bool, need_int
 
 QBERT_COLOUR = 0xFF8000
 # Coily purple, Red Ball red, Green Ball green, Slick cyan, Ugg magenta (its spaces
-# are red), Wrong Way blue (its spaces are blue): one colour each.
-CHARACTER_COLOURS = (0x8000FF, 0xFF0000, 0x00FF00, 0x00FFFF, 0xFF00FF, 0x2060FF)
-PLAYER_COLOURS = (0xFFFF00, 0x40C0FF)  # player 1, player 2
+# are red), Wrong Way blue (its spaces are blue): one colour each. Every lit channel
+# at least canvas.FAINT (docs/leds.md).
+CHARACTER_COLOURS = (0x8000FF, 0xFF0000, 0x00FF00, 0x00FFFF, 0xFF00FF, 0x0070FF)
+PLAYER_COLOURS = (0xFFFF00, 0x00B0FF)  # player 1 yellow, player 2 sky blue
 ROLL_COLOUR = WHITE                    # the eight-sided die, once it may be seen
 TUBE_COLOUR = GREY
-PEEK_COLOUR = 0x706040   # dim amber: readable at arm's length, not across the table
+PEEK_COLOUR = 0x707000   # dim yellow, at the minimum drive: read at arm's length, not across the table
 READ_COLOUR = CYAN       # the tube's walls once the hidden roll was read over USB
 UNVERIFIED_COLOUR = RED  # a dot both players see: this match cannot be vouched for
 
@@ -66,21 +68,15 @@ LOG_VIEW = "log"
 CONFIRM = "confirm"
 DIE_VIEW = "die"   # which character die the players own (match set-up)
 
-SETTINGS = ("out_rule", "faces", "usb_peek")
-
 
 def _bool(args, key):
     v = args.get(key)
-    if v is not None and v is not True and v is not False:
-        raise ModeError("'%s' must be true or false" % key)
-    return v
+    return v if v is None else need_bool(v, "'%s'" % key)
 
 
 def _int(args, key):
     v = args.get(key)
-    if v is not None and (not isinstance(v, int) or v is True or v is False):
-        raise ModeError("'%s' must be a whole number" % key)
-    return v
+    return v if v is None else need_int(v, "'%s'" % key)
 
 
 def _character(args):
@@ -128,22 +124,14 @@ class QbertMode(Mode):
         self.now = 0
 
     # -- settings (house rules) ------------------------------------------------------
-    @staticmethod
-    def check_setting(name, value):
-        if name == "out_rule":
-            if value is not None and value not in rules.OUT_RULES:
-                raise ModeError("qbert.out_rule is one of: %s" % ", ".join(rules.OUT_RULES))
-        elif name == "faces":
-            if value is not None:
-                try:
-                    rules.parse_faces(value)
-                except ValueError as e:
-                    raise ModeError("qbert.faces: %s" % e)
-        elif name == "usb_peek":
-            if value not in (True, False, None):
-                raise ModeError("qbert.usb_peek must be true or false")
-        else:
-            raise ModeError("no Q*bert setting '%s' (settings: %s)" % (name, ", ".join(SETTINGS)))
+    settings = (
+        Choice("out_rule", "OUT", rules.DEFAULT_OUT_RULE, rules.OUT_RULES, ("ROLL", "LOSE")),
+        # the players' own die (docs/qbert.md): the presets by name, or any faces
+        Text("faces", "FACE", rules.DEFAULT_FACES, rules.parse_faces,
+             tuple((text, name) for name, text in rules.FACE_PRESETS)),
+        # the hidden roll may be read over USB (each read shows on the LEDs and is logged)
+        Bool("usb_peek", "USB PEEK", False),
+    )
 
     def faces(self):
         text = self.setting("faces", rules.DEFAULT_FACES)
@@ -337,6 +325,7 @@ class QbertMode(Mode):
         except ModeError as e:
             self.message = str(e)
             self.flash_until = self.now + FLASH_MS
+            self.emit({"event": "refused", "error": self.message})
             return True
 
     def _press(self, button):
@@ -507,6 +496,20 @@ class QbertMode(Mode):
             self.flash_until = -1
             changed = True
         return changed
+
+    def shake(self, now_ms):
+        # the box shaken: the same step as A where A rolls or drops (the roll-off, the
+        # drop into the tube, the nasty dice); anywhere else a shake does nothing
+        ph = self.match.phase
+        if self.view or not (ph == mt.DROP or ph == mt.NASTY
+                             or (ph == mt.ROLLOFF and not self.match.first)):
+            return False
+        self.now = now_ms
+        self.animate = True
+        return self._try(self._press, A)
+
+    def busy(self, now_ms):
+        return self.anim != "" and now_ms < self.anim_until
 
     # -- protocol -------------------------------------------------------------------------
     def command(self, action, args, now_ms):

@@ -15,33 +15,39 @@ Buttons (see docs/quoridor.md):
   game over    A: new game   hold B: undo the winning move
 """
 
-from boardside.canvas import BLACK, DIM, GREY, RED, WHITE, Canvas, scale
+from boardside.canvas import BLACK, DIM, GREY, RED, WHITE, Canvas
 from boardside.events import A, B, DOWN, LEFT, LONG, PRESS, RELEASE, REPEAT, RIGHT, UP
 from boardside.mode import Mode, ModeError
 from boardside.quoridor import IllegalMove, Quoridor
 from boardside.quoridor.notation import FILES, RANKS
+from boardside.settings import Bool, Int, need_int
 
-PLAYER_COLOURS = (0xFF2020, 0x2060FF, 0x20D040, 0xFFC000)
-FENCE_COLOUR = 0xC08040
-SQUARE_COLOUR = 0x0C0C0C
+# Yellow, sky blue, pink, violet: apart for normal vision and with deuteranopia or
+# protanopia, and from the refusal red and the white cursor (docs/leds.md; checked
+# by tests/test_palette.py). No red or green: red means "refused".
+PLAYER_COLOURS = (0xFFFF00, 0x00D0FF, 0xFFB0B0, 0x9000FF)
+FENCE_COLOUR = 0xB07000     # wood brown
+SQUARE_COLOUR = DIM
+HINT_COLOUR = GREY          # legal destinations: brighter than a square in any colour vision
+AMBER = 0xFFC000            # the refusal icons' second colour: apart from red in any vision
 BLINK_MS = 400
 WARM_AFTER_MS = 100  # a move's frame is out by then: warm the path caches
 FLASH_MS = 1500
 
 # What an illegal entry shows: icon and colour per rule (documented in README)
 REASONS = {
-    "overlap": ("fence", 0xFF8000),      # fence on top of another fence
-    "cross": ("cross", 0xFF8000),        # fence crosses another at its middle
+    "overlap": ("fence", AMBER),      # fence on top of another fence
+    "cross": ("cross", AMBER),        # fence crosses another at its middle
     "off_board": ("cross", 0xFF0000),    # fence sticks out of the board
     "blocks_path": ("skull", 0xFF0000),  # would cut a player off from the goal
     "no_fences": ("fence", 0xFF0000),    # no fences left: move the pawn
-    "blocked": ("lock", 0xFF8000),       # a fence is in the way
-    "occupied": ("pawn", 0xFF8000),      # another pawn stands there
+    "blocked": ("lock", AMBER),       # a fence is in the way
+    "occupied": ("pawn", AMBER),      # another pawn stands there
     "not_adjacent": ("question", 0xFF0000),  # too far for a step or jump
     "jump": ("pawn", 0xFF0000),          # a jump the rules do not allow
     "game_over": ("star", 0xFFFF00),
     "syntax": ("question", 0xFF0000),
-    "pass": ("question", 0xFF8000),      # a pass while a move is possible
+    "pass": ("question", AMBER),      # a pass while a move is possible
 }
 
 SETUP, PAWN, FENCE, OVER = "setup", "pawn", "fence", "over"
@@ -68,23 +74,14 @@ class QuoridorMode(Mode):
     icon = "fence"
     actions = ("new", "move", "check", "undo", "legal", "record", "status")
 
-    SETTINGS = {
-        "side_step_past_third_pawn": (True, False),
-        "side_step_at_edge": (True, False),
-    }
-
-    @staticmethod
-    def check_setting(name, value):
-        if name in QuoridorMode.SETTINGS:
-            if value not in (True, False, None):
-                raise ModeError("quoridor.%s must be true or false" % name)
-        elif name == "clock_s":
-            if value is not None and (not isinstance(value, int) or value is True
-                                      or not 0 <= value <= 7200):
-                raise ModeError("quoridor.clock_s must be 0 (off) to 7200 seconds")
-        else:
-            raise ModeError("no Quoridor setting '%s' (settings: side_step_past_third_pawn, "
-                            "side_step_at_edge, clock_s)" % name)
+    settings = (
+        # 4 players: side-step when a pawn stands behind the jumped pawn (docs/quoridor.md)
+        Bool("side_step_past_third_pawn", "3RD", True),
+        # the board edge behind the jumped pawn allows a side-step
+        Bool("side_step_at_edge", "EDGE", True),
+        # a chess clock per player, in seconds; 0: no clock (the rules have none)
+        Int("clock_s", "CLK", 0, 0, 7200, 60, unit="S", off="OFF"),
+    )
 
     def __init__(self, ctx):
         Mode.__init__(self, ctx)
@@ -106,11 +103,11 @@ class QuoridorMode(Mode):
         if players not in (2, 4):
             raise ModeError("Quoridor is for 2 or 4 players")
         self.game = Quoridor(players,
-                             self.setting("side_step_past_third_pawn", True),
-                             self.setting("side_step_at_edge", True))
+                             self.setting("side_step_past_third_pawn"),
+                             self.setting("side_step_at_edge"))
         self.players = players
         self.screen = PAWN
-        clock_s = self.setting("clock_s", 0)
+        clock_s = self.setting("clock_s")
         self.clock = [clock_s * 1000] * players if clock_s else None
         self.last_ms = None
         self.flash = None
@@ -273,11 +270,16 @@ class QuoridorMode(Mode):
                 changed = True
         return changed
 
+    def busy(self, now_ms):
+        # a chess clock running down: the panel stays bright while a player thinks
+        return (self.clock is not None and self.screen in CLOCK_RUNS
+                and self.clock[self.game.turn] > 0)
+
     # -- protocol --------------------------------------------------------------
     def command(self, action, args, now_ms):
         if action == "new":
-            players = args.get("players", 2)
-            if players not in (2, 4) or players is True:
+            players = need_int(args.get("players", 2), "'players'")
+            if players not in (2, 4):
                 raise ModeError("'players' must be 2 or 4")
             self.new_game(players)
             return self.describe()
@@ -333,9 +335,8 @@ class QuoridorMode(Mode):
         blink = (now_ms // BLINK_MS) & 1
         self._board(canvas, ox, oy)
         if self.hints and self.screen == PAWN:
-            colour = scale(PLAYER_COLOURS[g.turn], 1, 4)
             for x, y in self._destinations():
-                canvas.pixel(ox + 2 * x, oy + 2 * (8 - y), colour)
+                canvas.pixel(ox + 2 * x, oy + 2 * (8 - y), HINT_COLOUR)
         for p in range(g.players):
             x, y = g.pawn_xy(p)
             c = PLAYER_COLOURS[p]
@@ -457,7 +458,7 @@ class QuoridorMode(Mode):
                 else:
                     canvas.pixel(x0 + k, y0 + ch - 2, FENCE_COLOUR)
             if self.clock is not None and ch > 7:
-                total = self.setting("clock_s", 0) * 1000 or 1
+                total = self.setting("clock_s") * 1000 or 1
                 bar = (cw - 1) * self.clock[p] // total
                 canvas.hline(x0, y0 + ch - 1, bar, c if self.clock[p] else RED)
             elif cols == 1 and ch > 6:

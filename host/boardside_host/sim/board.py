@@ -72,6 +72,7 @@ class SimBoard:
         self.clock_ms = 0
         self.held = {b: False for b in BUTTONS}
         self.bounce = None  # optional function (button, now_ms) -> level override
+        self.tilt_closed = True  # the tilt switch's ball resting on its contacts
         self.pins_configured = {}
         self.strip = None
         self.led_frames = 0
@@ -411,7 +412,19 @@ class SimBoard:
                 if self.bounce is not None:
                     pressed = self.bounce(name, self.clock_ms, pressed)
                 return (0 if pressed else 1) if active_low else (1 if pressed else 0)
+        if pin == self.hw.tilt_pin:  # to GND with the pull-up: closed reads 0
+            return 0 if self.tilt_closed else 1
         return 1 if pull == 1 else 0
+
+    def shake(self, ms=600, period_ms=40):
+        """Shake the device: the tilt switch's ball rattles, its contact changing every
+        ``period_ms`` for ``ms``; then the device settles for half a second."""
+        for _ in range(max(1, ms // period_ms)):
+            self.tilt_closed = not self.tilt_closed
+            self.advance(period_ms)
+        self.tilt_closed = True
+        self.advance(500)
+        return self
 
     def press(self, button):
         self._check_button(button)
@@ -588,9 +601,44 @@ class SimBoard:
         d = self.device
         return d.app if d is not None else None
 
-    def save_png(self, path, scale=16):
+    def save_png(self, path, scale=16, canvas=False):
+        """The grid as a PNG: the light the LEDs emit, as a person in a lit room sees
+        it (render.py), or with ``canvas`` the colours the mode drew."""
         from boardside_host.render import frame_to_png
-        frame_to_png(self.frame(), path, scale)
+        if canvas:
+            frame_to_png(self.canvas_frame(), path, scale, view="canvas")
+        else:
+            frame_to_png(self.frame(), path, scale, white_drive=self.white_drive())
         return path
+
+    def white_drive(self):
+        """The drive of full white at the build's brightness: the pictures' exposure."""
+        from boardside.output import gamma_table
+        return gamma_table(self.hw.brightness)[255]
+
+    # -- sound ------------------------------------------------------------------------------
+    def notes(self, since_ms=0, sounding_too=True):
+        """What the buzzer played, as (start_ms, frequency_hz, duration_ms, duty_u16)
+        from the PWM changes in ``tones``; a note still sounding lasts until now
+        (``sounding_too=False`` leaves it out)."""
+        found = []
+        sounding = None  # (start, freq, duty)
+        for t, freq, duty in self.tones:
+            if sounding is not None and (duty != sounding[2] or freq != sounding[1]
+                                         or not duty):
+                if t > sounding[0]:
+                    found.append((sounding[0], sounding[1], t - sounding[0], sounding[2]))
+                sounding = None
+            if duty and freq and sounding is None:
+                sounding = (t, freq, duty)
+        if sounding_too and sounding is not None and self.clock_ms > sounding[0]:
+            found.append((sounding[0], sounding[1], self.clock_ms - sounding[0],
+                          sounding[2]))
+        return [n for n in found if n[0] >= since_ms]
+
+    def save_wav(self, path, since_ms=0, rate=22050):
+        """The notes played as a WAV file of square waves, to listen to."""
+        from boardside_host.render import notes_to_wav
+        return notes_to_wav(self.notes(since_ms), path, rate)
 
 

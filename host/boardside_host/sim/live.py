@@ -7,7 +7,7 @@ import threading
 import time
 import tty
 
-from boardside_host.render import to_terminal
+from boardside_host.render import describe_notes, to_terminal
 
 KEYS = {
     "\x1b[A": "up", "\x1b[B": "down", "\x1b[D": "left", "\x1b[C": "right",
@@ -22,7 +22,7 @@ LONG_MS = 1000
 
 HELP = (
     "keys: arrows/WASD pad   j or space = A   k or backspace = B   m or tab = MENU\n"
-    "      J/K/M = hold A/B/MENU for a second   p = save PNG   q = quit"
+    "      J/K/M = hold A/B/MENU for a second   x = shake   p = save PNG   q = quit"
 )
 
 
@@ -48,9 +48,20 @@ class RealTime:
         self.board.press(button)
         self.releases.append((self.board.clock_ms + ms, button))
 
+    def shake(self):
+        """A shake of the tilt switch (a build without one ignores it, as a board)."""
+        self.catch_up()
+        self.board.shake()
+        # the shake ran in device time: the clocks meet again from here
+        self.start = time.monotonic()
+        self.origin = self.board.clock_ms
 
-def run_terminal(board, png_dir="."):
-    """Interactive simulator: the grid in true colour, keys as buttons."""
+
+def run_terminal(board, png_dir=".", canvas=False, beep=False):
+    """Interactive simulator: the grid in true colour, keys as buttons. The grid shows
+    the light the LEDs emit (render.py), or with ``canvas`` the colours the mode drew.
+    The buzzer's notes are printed as they play (and ring the terminal bell with
+    ``beep``)."""
     if not sys.stdin.isatty():
         raise SystemExit("boardside sim: the interactive view needs a terminal "
                          "(use --headless --pty to drive it from another program)")
@@ -62,6 +73,8 @@ def run_terminal(board, png_dir="."):
     out = sys.stdout
     out.write("\x1b[2J\x1b[?25l")
     last_frames = -1
+    heard = 0  # notes already printed
+    pwm_changes = 0
     try:
         tty.setcbreak(fd)
         while True:
@@ -69,10 +82,23 @@ def run_terminal(board, png_dir="."):
             text = board.read_serial()
             if text:
                 log.extend(line for line in text.splitlines() if line.strip())
-                del log[:-6]
+            if len(board.tones) != pwm_changes:  # the buzzer did something
+                pwm_changes = len(board.tones)
+                notes = board.notes(sounding_too=False)
+                if len(notes) > heard:
+                    log.append("sound: " + describe_notes(notes[heard:]))
+                    heard = len(notes)
+                    text = text or "\n"
+                    if beep:
+                        out.write("\a")
+            del log[:-6]
             if board.led_frames != last_frames or text:
                 last_frames = board.led_frames
-                out.write("\x1b[H" + to_terminal(board.frame()) + "\n\n")
+                if canvas:
+                    picture = to_terminal(board.canvas_frame(), view="canvas")
+                else:
+                    picture = to_terminal(board.frame(), white_drive=board.white_drive())
+                out.write("\x1b[H" + picture + "\n\n")
                 out.write("screen: %-12s\n" % (board.app.screen() if board.app else "-"))
                 out.write(HELP + "\n\n")
                 for line in log:
@@ -90,8 +116,11 @@ def run_terminal(board, png_dir="."):
             if key == "p":
                 shots += 1
                 path = os.path.join(png_dir, "boardside-frame-%d.png" % shots)
-                board.save_png(path)
+                board.save_png(path, canvas=canvas)
                 log.append("saved " + path)
+                continue
+            if key == "x":
+                clock.shake()
                 continue
             if key in LONG_KEYS:
                 clock.tap(LONG_KEYS[key], LONG_MS)

@@ -39,6 +39,29 @@ class Pin:
         return None  # the rig calls Device.step itself: nothing to wake
 
 
+class PWM:
+    """A PWM output that remembers its last frequency and duty (the buzzer)."""
+
+    def __init__(self, pin, freq=0, duty_u16=0):
+        self._freq = freq
+        self._duty = duty_u16
+
+    def freq(self, f=None):
+        if f is None:
+            return self._freq
+        self._freq = f
+        return None
+
+    def duty_u16(self, d=None):
+        if d is None:
+            return self._duty
+        self._duty = d
+        return None
+
+    def deinit(self):
+        self._duty = 0
+
+
 class WDT:
     feeds = 0
 

@@ -167,13 +167,15 @@ def now_ms():
 
 # -- playing with the buttons (scripts, see the module notes) -------------------------
 def opening(rig, name):
-    """Go to a mode (None: the menu) with MENU, the pad and A, as a player would."""
+    """Go to a mode (None: the menu, "settings": the settings screen) with MENU, the
+    pad and A, as a player would."""
     app = rig.app
-    if app.current is not None and app.current != name:
+    target = name or "menu"  # a mode's name, "settings" or None: the menu
+    if app.screen() != "menu" and app.screen() != target:
         yield from rig.tapping("menu")
-    if name is None or app.current == name:
+    if app.screen() == target:
         return
-    while app.mode_names[app.menu_index] != name:
+    while app.menu[app.menu_index] != name:
         yield from rig.tapping("right")
     yield from rig.tapping("a")
 

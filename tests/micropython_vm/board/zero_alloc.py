@@ -106,6 +106,26 @@ def checks(rig):
                 marked(in_mode("dice", lambda: rig.tap("a"))), frames(0, 0))
     yield Check("idle main loop, qbert after the roll-off", idle, PASSES,
                 marked(in_mode("qbert", lambda: rig.tap("a"))), frames(0, 0))
+    yield Check("idle main loop, settings screen", idle, PASSES,
+                marked(in_mode("settings")), frames(0, 0))
+
+    def cue_queued():
+        in_mode(None)()
+        mark[0] = dev.now
+        mark[1] = dev.strip.frames
+        dev.buzzer.cue({"event": "time_up"}, app, dev.now)  # five notes, 640 ms
+
+    def cue_played():
+        if dev.buzzer.pwm is None:
+            return "the hardware file has no buzzer"
+        if dev.buzzer.next_ms != -1 or dev.buzzer.pos != 5:
+            return "the cue did not play to its end"
+        if dev.buzzer.pwm.duty_u16() != 0:
+            return "the buzzer was left sounding"
+        return ran_idle()
+
+    yield Check("idle main loop, the buzzer playing a cue", idle, PASSES, cue_queued,
+                cue_played)
 
     def quoridor_ready():
         app.mode().screen = "setup"
@@ -151,6 +171,7 @@ def checks(rig):
         dev.now = (1 << 30) - (PASSES + 10) * rig.poll_ms
         for b in dev.buttons.buttons:
             b.edge_ms = dev.now - 1000  # played a second ago: not quiet, no new start
+        app.touch(dev.now)  # ... and not idle for minutes: the panel does not dim now
 
     yield Check("idle main loop just below 2**30 ms of uptime", idle, PASSES,
                 marked(below_2_30), frames(0, 0))
@@ -163,6 +184,7 @@ def checks(rig):
         dev.now = (1 << 30) + 12345  # the first pass below (unlocked) starts the clock again
         for b in dev.buttons.buttons:
             b.edge_ms = dev.now - device.REBASE_QUIET_MS
+        app.touch(dev.now - device.REBASE_QUIET_MS)  # quiet, but not idle for minutes
 
     def restarted():
         if dev.now > (PASSES + 2) * rig.poll_ms:
@@ -190,15 +212,17 @@ def checks(rig):
 
     def hold_down_setup():
         in_mode(None)()
+        # (dev.app: the clock's restart past 2**30 ms above put a new App in place)
+        dev.app.touch(dev.now)  # in use: a dimmed panel would take the press only to wake
         start[0] = dev.now
-        start[1] = app.menu_index
+        start[1] = dev.app.menu_index
 
     def moved_down():
         # press at 0, long at 700 ms, repeats every 150 ms until the release at 1.5 s
-        n = len(app.mode_names)
+        n = len(dev.app.menu)
         expected = (start[1] + 1 + (1500 - 700 - 1) // 150) % n
-        if app.menu_index != expected:
-            return "the menu selection is %d, expected %d" % (app.menu_index, expected)
+        if dev.app.menu_index != expected:
+            return "the menu selection is %d, expected %d" % (dev.app.menu_index, expected)
         return None
 
     def hold_down(k):

@@ -1,0 +1,57 @@
+"""The pictures in the README, made by the simulator as the LEDs show them.
+
+    make docs-images            (or: python -m boardside_host.docimages [DIR])
+
+Each picture is a scripted walk on a fresh simulated device; the PNG shows the
+light the LEDs emit (render.py), so what the README shows is what the panel shows.
+tests/test_docimages.py checks that the committed pictures are these.
+"""
+
+import os
+import sys
+
+from boardside_host import paths
+from boardside_host.sim import SimBoard
+
+
+def menu(board):
+    """The menu as the device starts."""
+
+
+def settings(board):
+    """The settings screen: a Quoridor house rule, the chess clock, set to 2 minutes."""
+    board.tap("left")                    # the menu's last entry
+    board.tap("a")
+    while board.app.describe()["settings"]["key"] != "quoridor.clock_s":
+        board.tap("down")
+    board.tap("right").tap("right")
+
+
+PICTURES = (("menu.png", menu), ("settings.png", settings))
+
+
+def make(out_dir):
+    os.makedirs(out_dir, exist_ok=True)
+    made = []
+    for name, walk in PICTURES:
+        with SimBoard(seed=1, entropy_seed=1) as board:
+            board.boot()
+            walk(board)
+            board.advance(200)
+            made.append(board.save_png(os.path.join(out_dir, name)))
+    return made
+
+
+def default_dir():
+    return os.path.join(paths.project_root(), "docs", "img")
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    for path in make(argv[0] if argv else default_dir()):
+        print("saved", path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

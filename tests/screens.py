@@ -1,0 +1,444 @@
+"""Every screen of every mode, driven with scripted inputs, for tests that look at all
+of them (tests/test_visibility.py).
+
+``Walk`` drives an App with debounced button events and virtual time as the device
+does (tick every pass, a frame when dirty), sends each frame through the real output
+stage (gamma, brightness, the power limiter) of a hardware description, and hands
+every LED frame to ``look(walk, where)``. ``every_screen(walk)`` plays scripts that go
+through the menu, the settings screen, Dice, Quoridor and Q*bert; ``walk.seen`` names
+the screens it reached, so a test can check that nothing was left out.
+"""
+
+import json
+import os
+
+from boardside import gridmap, hardware
+from boardside.app import App
+from boardside.mode import ModeError
+from boardside.output import FrameOutput
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REFERENCE = os.path.join(ROOT, "hardware", "boardside.json")
+STEP_MS = 25  # a frame is looked at every 25 ms of an animation
+
+
+class Bits:
+    """A repeatable generator with getrandbits (xorshift32)."""
+
+    def __init__(self, seed):
+        self.x = (seed & 0xFFFFFFFF) or 1
+
+    def getrandbits(self, k):
+        v = 0
+        got = 0
+        while got < k:
+            x = self.x
+            x ^= (x << 13) & 0xFFFFFFFF
+            x ^= x >> 17
+            x ^= (x << 5) & 0xFFFFFFFF
+            self.x = x
+            v = (v << 32) | x
+            got += 32
+        return v >> (got - k)
+
+
+def reference_hardware(width=16, height=16):
+    with open(REFERENCE) as f:
+        data = json.load(f)
+    data["grid"]["width"] = width
+    data["grid"]["height"] = height
+    return hardware.load(json.dumps(data))
+
+
+class Walk:
+    def __init__(self, look, width=16, height=16, seed=1):
+        self.hw = reference_hardware(width, height)
+        self.app = App(Bits(seed), self.hw.width, self.hw.height,
+                       defaults={"device.brightness": int(self.hw.brightness * 100 + 0.5)})
+        self.out = FrameOutput(self.hw, gridmap.build(self.hw), fast=False)
+        self.leds = bytearray(self.hw.led_count * 3)
+        self.look = look
+        self.t = 0
+        self.frames = 0
+        self.seen = set()
+
+    # -- the device's loop ---------------------------------------------------------------
+    def frame(self):
+        app = self.app
+        app.render(app.canvas, self.t)
+        self.out.write(app.canvas, self.leds)
+        self.frames += 1
+        self.seen.add(self.where())
+        self.look(self)
+        # after the frame the device writes the state, a new secret included: the
+        # mode hears its next input once that write is done (docs/persistence.md)
+        app.sealed(app.secret_seq)
+
+    def wait(self, ms):
+        end = self.t + ms
+        while self.t < end:
+            self.t += STEP_MS
+            self.app.tick(self.t)
+            if self.app.dirty:
+                self.frame()
+
+    def event(self, kind, button):
+        self.app.event(kind, button, self.t)
+        self.app.tick(self.t)
+        self.frame()
+
+    def tap(self, button, settle=150):
+        self.event("press", button)
+        self.wait(50)
+        self.event("release", button)
+        self.wait(settle)
+
+    def hold(self, button, ms=800, settle=150):
+        self.event("press", button)
+        self.wait(700)
+        self.event("long", button)
+        self.wait(ms - 700)
+        self.event("release", button)
+        self.wait(settle)
+
+    def both_blinks(self):
+        """Frames in both phases of the cursor's (or the winner's) blink."""
+        self.wait(450)
+
+    def act(self, action, **args):
+        return self.app.mode().command(action, args, self.t)
+
+    def set(self, key, value):
+        self.app.change_setting(key, value, self.t)
+
+    def open(self, name):
+        self.app.open(name, self.t)
+        self.frame()
+
+    # -- what is on the grid ----------------------------------------------------------------
+    def where(self):
+        """A short name of the screen: its kind and what selects its picture."""
+        app = self.app
+        if app.settings_screen is not None:
+            return ("settings", app.settings_screen.selected()[0])
+        if app.current is None:
+            return ("menu", app.menu[app.menu_index])
+        m = app.mode()
+        if app.current == "dice":
+            return ("dice", m.sides, m.count, m.secret, m.rolling_until >= 0,
+                    bool(m.results), m.peeking)
+        if app.current == "quoridor":
+            flash = m.flash[0] if m.flash else None
+            return ("quoridor", m.screen, m.players, m.status, m.hints, flash,
+                    m.clock is not None)
+        match = m.match
+        # the log entry shown: its kind and its outcome (tube) or mover (character)
+        entry = tuple(match.log[m.log_pos][3:6:2]) if m.view == "log" else None
+        return ("qbert", match.phase, m.view, m.anim if m.t < m.anim_until else "",
+                m.peeking, m.flash_until >= 0, len(match.face_chars) if match.face else 0,
+                match.nasty_out, match.turn_lost, entry)
+
+    def pixels(self):
+        """(x, y, canvas colour, LED drive (r, g, b)) of every pixel."""
+        c = self.app.canvas
+        order = self.out.offsets
+        found = []
+        for i, led in enumerate(self.out.table):
+            j = led * 3
+            drive = (self.leds[j + order[0]], self.leds[j + order[1]], self.leds[j + order[2]])
+            x, y = i % c.width, i // c.width
+            found.append((x, y, c.get(x, y), drive))
+        return found
+
+
+# -- the scripts -------------------------------------------------------------------------------
+def menu_and_settings(w):
+    for _ in w.app.menu:
+        w.tap("right")
+    while w.app.menu[w.app.menu_index] != "settings":
+        w.tap("right")
+    w.tap("a")
+    screen = w.app.settings_screen
+    for _ in range(len(screen.items)):
+        key, setting = screen.selected()
+        for _ in range(4):  # a few values of each, round again for the short lists
+            w.tap("right", settle=3000)  # long labels scroll meanwhile
+        w.set(key, None)
+        w.frame()
+        w.tap("down")
+    # a refused change: the red line
+    qbert = w.app.mode("qbert")
+
+    def refuse(key, value, now_ms):
+        raise ModeError("not now")
+
+    qbert.setting_changed = refuse
+    while screen.selected()[0] != "qbert.faces":
+        w.tap("down")
+    w.tap("right")
+    del qbert.setting_changed
+    w.set("qbert.faces", "slick,coily")  # a custom die: CUST
+    w.frame()
+    w.set("qbert.faces", None)
+    w.tap("menu")
+    w.app.menu_index = 0
+    w.app.mode("dice")  # a game in progress: the menu's corner dot
+    w.frame()
+
+
+def dice(w):
+    w.open("dice")
+    for count in range(1, 5):
+        for _ in range(6):  # every die
+            w.tap("a", settle=800)          # roll: the tumble, then the result
+            w.tap("right")
+        w.tap("b")                           # secret
+        w.frame()
+        w.tap("a", settle=800)
+        w.hold("a", 900)                     # peek
+        w.tap("b")
+        w.app.mode().choose(count=count)     # a fresh choice: the screen before a roll
+        w.frame()
+        w.tap("up")
+    w.app.mode().choose(secret=True)
+    w.frame()
+
+
+def quoridor_moves(w, moves):
+    for move in moves:
+        w.act("move", move=move)
+        w.frame()
+
+
+def status_held(w):
+    """Hold A on a square the pawn may go to: the move, then the status while held."""
+    w.event("press", "a")
+    w.wait(700)
+    w.event("long", "a")
+    assert w.app.mode().status
+    w.wait(300)
+
+
+def quoridor(w):
+    q = w.app.mode("quoridor")
+    w.open("quoridor")
+    w.tap("right")                           # 4 players
+    w.tap("right")                           # 2
+    w.tap("a")                               # start
+    assert q.screen == "pawn"
+    w.both_blinks()
+    w.tap("b")                               # legal destinations
+    w.both_blinks()
+    w.tap("b")
+    w.tap("up")
+    w.tap("a")                               # player 1: e1-e2
+    w.tap("a")                               # player 2, on its own pawn: fence entry
+    assert q.screen == "fence"
+    for _ in range(3):
+        w.tap("down")
+    w.tap("b")                               # vertical
+    w.both_blinks()
+    w.tap("a")                               # e5v placed
+    assert list(q.game.fences) == ["e5v"], q.game.fences
+    w.tap("a")                               # player 1, on its own pawn: fence entry
+    for _ in range(3):
+        w.tap("up")
+    w.tap("b")                               # e5v again: refused in red
+    w.both_blinks()
+    w.hold("b", 800)                         # back to the pawn
+    assert q.screen == "pawn"
+    w.tap("up")
+    status_held(w)                           # e2-e3, and the status
+    w.event("release", "a")
+    for code in ("overlap", "cross", "off_board", "blocks_path", "no_fences", "blocked",
+                 "occupied", "not_adjacent", "jump", "game_over", "syntax", "pass", "other"):
+        q.flash = (code, "why", w.t + 1500)
+        w.app.dirty = True
+        w.wait(100)
+    w.wait(1600)
+    # the game to its end: the winner blinks
+    quoridor_moves(w, ("d9", "e4", "d8", "e5", "c8", "e6", "b8", "e7", "a8", "e8", "a7",
+                       "e9"))
+    assert q.screen == "over"
+    w.both_blinks()
+    w.tap("a")                               # setup
+    # the clock: status bars, and one at zero
+    w.set("quoridor.clock_s", 60)
+    w.tap("right")                           # 4 players
+    w.tap("a")
+    assert q.players == 4 and q.clock is not None
+    w.tap("up")
+    status_held(w)                           # player 1 to e2, the status held ...
+    w.wait(61000)                            # ... while player 2's minute runs out
+    assert q.clock[1] == 0
+    w.event("release", "a")
+    w.set("quoridor.clock_s", None)
+    q.new_game(2)
+    w.tap("up")
+    status_held(w)                           # no clock: the dim line
+    w.event("release", "a")
+    # a small grid pans: walk the cursor to every corner
+    for button in ("left",) * 4 + ("up",) * 8 + ("right",) * 8 + ("down",) * 8:
+        w.tap(button, settle=50)
+
+
+def qbert_to(w, phase, limit=200):
+    m = w.app.mode().match
+    for _ in range(limit):
+        if m.phase == phase:
+            return
+        step_qbert(w)
+    raise AssertionError("Q*bert never reached %s (at %s)" % (phase, m.phase))
+
+
+def step_qbert(w):
+    """The main step of whatever screen Q*bert is on (A, or B where the turn moves on)."""
+    m = w.app.mode().match
+    if m.phase in ("move", "nasty"):
+        if m.phase == "nasty" and not m.face:
+            w.tap("a", settle=500)
+        else:
+            w.tap("b", settle=100)
+    else:
+        w.tap("a", settle=600)
+
+
+def report_item(w, item):
+    """Hold B for the report menu (if not in it) and go to an item."""
+    from boardside.modes import qbert as screen
+    q = w.app.mode()
+    if q.view != "report":
+        w.hold("b", 800)
+    assert q.view == "report", q.view
+    while screen.ITEMS[q.item] != item:
+        w.tap("right")
+
+
+def qbert(w):
+    from boardside.modes import qbert as screen
+    w.open("qbert")
+    q = w.app.mode()
+    m = q.match
+    while m.phase == "rolloff" and not m.first:
+        w.tap("a", settle=500)               # the roll-off dice tumble
+    w.tap("right")                           # the log at the roll-off
+    w.tap("a")
+    qbert_to(w, "drop")
+    # turn 1: every screen of the report menu; a shared face; escape moves forfeited
+    w.tap("a", settle=600)                   # drop: the die falls
+    w.hold("a", 900)                         # peek
+    w.tap("up")                              # pegs
+    report_item(w, screen.ITEMS[0])
+    for _ in screen.ITEMS:
+        w.tap("right")                       # every item
+    report_item(w, screen.LOG)
+    w.tap("a")                               # the log: the roll under the tube is locked
+    assert q.view == "log"
+    for _ in range(12):
+        w.tap("left", settle=50)
+    w.tap("a")
+    report_item(w, screen.NEW)
+    w.tap("a")                               # NEW?
+    assert q.view == "confirm"
+    w.tap("b")                               # no
+    report_item(w, 0)                        # Coily fell ...
+    w.tap("a")
+    assert q.view == "fall"
+    w.tap("b")                               # ... not pursuing: home
+    w.tap("b")                               # out of the report menu
+    w.tap("b")                               # the move is over
+    w.set("qbert.faces", "ugg/wrong_way")    # a shared face: the player chooses
+    w.tap("a", settle=500)                   # the nasty dice tumble
+    assert len(m.face_chars) == 2
+    for _ in range(3):
+        w.tap("right")                       # the other one bright, the first dim
+    w.set("qbert.faces", None)
+    w.tap("b")
+    w.tap("a")                               # lift the tube: escape
+    for _ in range(8):
+        w.tap("left")                        # no space used: all left
+    w.tap("b")                               # in danger
+    w.tap("b")                               # not in danger
+    w.tap("a")                               # end of the turn: forfeited
+    # turn 2: escaped; turn 3: all used
+    qbert_to(w, "escape")
+    w.tap("left")                            # one left ...
+    w.tap("b")                               # ... in danger
+    w.tap("a")                               # escaped
+    qbert_to(w, "escape")
+    w.tap("a")                               # all used
+    # falls: Ugg out (undone, and out again)
+    qbert_to(w, "drop")
+    report_item(w, 4)
+    w.tap("a")
+    w.tap("a")                               # pursuing Q*bert: out
+    report_item(w, screen.UNDO)
+    w.frame()
+    w.tap("a")                               # undo the Ugg fall
+    report_item(w, 4)
+    w.tap("a")
+    w.tap("a")                               # Ugg is out again
+    report_item(w, 4)                        # ... shown crossed out
+    w.tap("b")                               # out of the report menu
+    # Ugg out on the shared face (Wrong Way moves), then a die of Ugg alone: OUT with
+    # A (roll again) and, under lose_turn, with B (turn lost)
+    w.set("qbert.faces", "ugg/wrong_way,ugg")
+    for _ in range(20):
+        qbert_to(w, "nasty")
+        w.tap("a", settle=500)
+        if m.nasty_out:
+            break
+        w.tap("b")
+    assert m.nasty_out
+    w.set("qbert.out_rule", "lose_turn")
+    w.set("qbert.faces", "ugg")
+    w.tap("b")
+    qbert_to(w, "nasty")
+    w.tap("a", settle=500)
+    assert m.nasty_out and m.turn_lost
+    w.set("qbert.faces", None)
+    w.set("qbert.out_rule", None)
+    # Green Ball: the bonus turn
+    qbert_to(w, "escape")
+    report_item(w, screen.LANDED)
+    w.tap("a")
+    assert m.phase == "bonus"
+    # a round lost by capture; the log's every kind of entry
+    qbert_to(w, "drop")
+    w.tap("a", settle=600)
+    report_item(w, screen.CAPTURED)
+    w.tap("a")                               # round over: captured
+    w.tap("right")                           # the log at the round's end
+    for _ in range(40):
+        w.tap("left", settle=50)
+    w.tap("a")
+    w.tap("b")                               # resume (entered by mistake)
+    report_item(w, screen.CAPTURED)
+    w.tap("a")
+    w.tap("a")                               # round 2
+    qbert_to(w, "drop")
+    for _ in range(30):
+        w.tap("up", settle=50)               # every peg: the round ends on pegs
+    qbert_to(w, "match_over")
+    w.frame()
+    w.tap("a")                               # a new match
+    # a tie: the other match end
+    m.pegs = [3, 3]
+    m.phase = "round_over"
+    m.round = 2
+    w.tap("a")
+    w.frame()
+    w.tap("right")
+    w.tap("a")
+    # a refused button: the red line
+    w.tap("a")
+    w.tap("b")
+
+
+def every_screen(w):
+    menu_and_settings(w)
+    dice(w)
+    w.tap("menu")
+    quoridor(w)
+    w.tap("menu")
+    qbert(w)

@@ -1,0 +1,96 @@
+"""The palette: every lit channel visible at the default brightness, and player colours
+that stay apart for normal colour vision, deuteranopia and protanopia (docs/leds.md).
+
+Distances are CIEDE2000 between the colours the LEDs emit, simulated for each vision
+with Machado et al. (2009) (tests/colour_vision.py): 20 and more reads as a different
+colour at a glance.
+"""
+
+import itertools
+
+import pytest
+
+from boardside import canvas, settings_screen
+from boardside.canvas import FAINT, RED, WHITE, scale
+from boardside.modes import dice, qbert, quoridor
+from boardside.output import MIN_DRIVE, gamma_table
+
+from colour_vision import VISIONS, distance
+from screens import reference_hardware
+
+APART = 20      # players from each other, from red (refused) and from the board
+NEAR_WHITE = 15  # from the white cursor and the winner's blink (which also blinks)
+
+PALETTE = {
+    "canvas": [v for k, v in vars(canvas).items() if k.isupper() and isinstance(v, int)
+               and k not in ("FAINT", "IMAGE_CACHE", "SKIP", "BLACK")],
+    "dice": list(dice.DIE_COLOURS),
+    "qbert": [qbert.QBERT_COLOUR, qbert.ROLL_COLOUR, qbert.TUBE_COLOUR]
+    + list(qbert.CHARACTER_COLOURS) + list(qbert.PLAYER_COLOURS),
+    "quoridor": list(quoridor.PLAYER_COLOURS) + [
+        quoridor.FENCE_COLOUR, quoridor.SQUARE_COLOUR, quoridor.HINT_COLOUR, quoridor.AMBER]
+    + [c for _, c in quoridor.REASONS.values()],
+    "settings": [settings_screen.GROUP_COLOUR, settings_screen.LABEL_COLOUR,
+                 settings_screen.VALUE_COLOUR],
+}
+
+
+def test_faint_is_the_minimum_drive_at_the_default_brightness():
+    hw = reference_hardware()
+    lut = gamma_table(hw.brightness)
+    assert lut[FAINT] >= MIN_DRIVE > lut[FAINT - 1], (lut[FAINT - 1], lut[FAINT])
+
+
+@pytest.mark.parametrize("group", sorted(PALETTE))
+def test_every_lit_channel_of_the_palette_reaches_faint(group):
+    for colour in PALETTE[group]:
+        for shift in (16, 8, 0):
+            v = (colour >> shift) & 0xFF
+            assert v == 0 or v >= FAINT, "%s: #%06x" % (group, colour)
+
+
+def test_dimmed_colours_stay_visible_and_keep_their_main_channels():
+    assert scale(0xFF8000, 1, 2) == 0x7F0000 | (FAINT << 8)  # orange stays orange
+    assert scale(0x00FFFF, 1, 3) == (FAINT << 8) | FAINT      # a dim cyan, not a dark one
+    assert scale(0x0070FF, 1, 4) == FAINT                      # a faint tint goes dark
+    assert scale(0xFFFFFF, 1, 1) == 0xFFFFFF and scale(0, 1, 3) == 0
+    for colour in PALETTE["qbert"] + PALETTE["dice"] + PALETTE["quoridor"]:
+        for den in (2, 3, 4):
+            dimmed = scale(colour, 1, den)
+            assert dimmed, hex(colour)
+            for shift in (16, 8, 0):
+                v = (dimmed >> shift) & 0xFF
+                assert v == 0 or v >= FAINT, (hex(colour), den, hex(dimmed))
+
+
+def worst(colours, others=(), vision=None):
+    pairs = (itertools.combinations(colours, 2) if not others
+             else ((a, b) for a in colours for b in others))
+    visions = VISIONS if vision is None else (vision,)
+    return min((distance(a, b, v), "#%06x/#%06x %s" % (a, b, v))
+               for a, b in pairs for v in visions)
+
+
+def test_quoridor_players_stay_apart_in_every_colour_vision():
+    players = quoridor.PLAYER_COLOURS
+    assert worst(players)[0] >= APART, worst(players)
+    assert worst(players, [RED])[0] >= APART, worst(players, [RED])       # a refused fence
+    assert worst(players, [quoridor.SQUARE_COLOUR, quoridor.FENCE_COLOUR])[0] >= APART
+    assert worst(players, [WHITE])[0] >= NEAR_WHITE, worst(players, [WHITE])
+    # the legal destinations show brighter than a square, in any vision
+    assert worst([quoridor.HINT_COLOUR], [quoridor.SQUARE_COLOUR])[0] >= APART
+    # a refusal's two colours (same icon, different reason)
+    assert worst([quoridor.AMBER], [RED])[0] >= NEAR_WHITE, worst([quoridor.AMBER], [RED])
+
+
+def test_qbert_players_stay_apart_in_every_colour_vision():
+    assert worst(qbert.PLAYER_COLOURS)[0] >= APART, worst(qbert.PLAYER_COLOURS)
+
+
+def test_the_check_catches_colours_that_merge():
+    """The old Quoridor players: green and yellow are one colour with protanopia, and
+    red and green nearly so with deuteranopia."""
+    old = (0xFF2020, 0x2060FF, 0x20D040, 0xFFC000)
+    assert worst(old, vision="normal")[0] > APART
+    assert distance(0x20D040, 0xFFC000, "protanopia") < 2
+    assert distance(0xFF2020, 0x20D040, "deuteranopia") < 10
