@@ -79,7 +79,7 @@ def header_lines(text):
 
 def variant(text):
     """The variant a record's header names (``# variant: pacman``), lower case, or
-    None for a classic game."""
+    None when it names none (a classic game, as does ``# variant: classic``)."""
     for _, name, value in header_lines(text):
         if name == "variant":
             return value.lower()
@@ -96,6 +96,8 @@ def header(text):
     where = {}
     for line_no, name, value in header_lines(text):
         if name == "variant":
+            if value.lower() == "classic":
+                continue
             raise ValueError("line %d: a record of the %s variant, not of classic Quoridor"
                              % (line_no, value))
         if name not in FIELDS:
