@@ -79,7 +79,7 @@ def header_lines(text):
 
 def variant(text):
     """The variant a record's header names (``# variant: pacman``), lower case, or
-    None when it names none (a classic game, as does ``# variant: classic``)."""
+    None when it names none. None and "classic" are a classic game."""
     for _, name, value in header_lines(text):
         if name == "variant":
             return value.lower()
