@@ -472,6 +472,14 @@ def test_the_default_layout_is_symmetric_with_the_twenty_fences():
     assert set(mirror_square(s) for s in lay.pellets) == set(lay.pellets)
     g = PacMan()
     assert g.layout == lay and g.positions()["pacman"] == "e2"
+    # the classic engine's board with the fences placed, the walls the steps come from
+    board = lay.board()
+    assert board.fixed_fences == list(lay.fences) and board.history == []
+    for s in range(81):
+        for d in range(4):
+            t = lay.steps[s * 4 + d]
+            inside = (s // 9 < 8, s % 9 < 8, s // 9 > 0, s % 9 > 0)[d]
+            assert (t != layout.NO_STEP) == (inside and not board.wall(s % 9, s // 9, d))
 
 
 def test_layout_text_round_trip_in_any_case_and_order():
@@ -559,10 +567,10 @@ def test_the_ghost_personalities():
     # the pellet he is nearest to; CLYDE chases from afar, runs to its corner when near
     g = game("e1", ("a9", "i9", "c7", "a5"), pellets=("i1", "a1", "i4", "c1"))
     g.play("e1-f1-g1")  # heading right: 2 ahead is i1, a pellet
+    d = ghosts.distances(g, g.pac)
     assert ghosts.blinky(g, 0) == g.pac
     assert ghosts.pinky(g, 1) == 8  # i1
-    assert ghosts.inky(g, 2) == 8  # i1: one step from g1's neighbour h1
-    d = ghosts.distances(g, g.pac)
+    assert ghosts.inky(g, 2) == ghosts.nearest_pellet(g) == 8  # i1, next to h1
     assert d[g.ghosts[3]] > ghosts.CHASE_DISTANCE and ghosts.clyde(g, 3) == g.pac
     near = game("e5", ("a9", "i9", "c7", "d5"), pellets=("i1", "a1", "i4", "c1"))
     near.play("e5-e6-e7")
@@ -571,6 +579,17 @@ def test_the_ghost_personalities():
     before = d[g.ghosts[0]]
     g.play(ghosts.choose(g, TinyRng(3)))
     assert ghosts.distances(g, g.pac)[g.ghosts[0]] == before - 1
+
+
+def test_ghost_distances_stop_where_asked():
+    g = game("e5")
+    full = ghosts.distances(g, 40)
+    assert full[72] == 8 and full[80] == 8 and full[40] == 0 and full[9] == 7
+    assert full[0] == 255  # a1 holds a pellet: closed to ghosts
+    near = ghosts.distances(g, 40, 2)
+    assert near[40 + 2] == 2 and near[40 + 3] == 255
+    some = ghosts.distances(g, 40, 80, (41, 49))
+    assert some[41] == 1 and some[49] == 1 and some[0] == 255
 
 
 def test_ghost_distances_close_the_pellets():

@@ -145,7 +145,8 @@ class PacMan:
         self._pellets = layout.pellets
         self._history = []
         self._undo = []
-        self._legal = None
+        self._legal = None   # codes of the legal moves, once listed
+        self._names = None   # and their notation
         self.eaten = 0       # bit i: pellet i of the layout was eaten
         self.lives = r["lives"]
         self.winner = None
@@ -292,16 +293,28 @@ class PacMan:
         """Every legal move of the piece to move, as notation; [] at the end."""
         if self.winner is not None:
             return []
+        if self._names is None:
+            self._names = [self._name(c) for c in self._codes()]
+        return list(self._names)
+
+    def legal_ends(self):
+        """The square (0-80, as in the notation module) each legal move ends on, in
+        the order of legal_moves(); a pass ends where the piece stands."""
+        return [self._end(c) for c in self._codes()]
+
+    def _codes(self):
         if self._legal is None:
             codes = []
-            if self.piece == 0:
+            if self.winner is not None:
+                pass
+            elif self.piece == 0:
                 self._pac_moves(codes)
             else:
                 self._ghost_moves(codes)
-            if not codes:
+            if not codes and self.winner is None:
                 codes.append(self.piece << _P_SHIFT | self._square(self.piece))
             self._legal = codes
-        return [self._name(c) for c in self._legal]
+        return self._legal
 
     def is_legal(self, move):
         try:
@@ -312,10 +325,12 @@ class PacMan:
 
     def check(self, move):
         """Raise IllegalMove (the rule in words, and a code) unless the move is legal."""
+        self._checked(move)
+
+    def _checked(self, move):
         code = self._parse(move)
-        self.legal_moves()
-        if code in self._legal:
-            return
+        if code in self._codes():
+            return code
         code, why = self._refusal(code)
         raise IllegalMove(why, code, move)
 
@@ -326,8 +341,7 @@ class PacMan:
         ("caught", ghost letter) a life lost, ("round", lives left) a new round,
         ("won", "pacman" or "ghosts"), ("frenzy", ghost letter) the ghost moved in
         frenzy."""
-        self.check(move)
-        code = self._parse(move)
+        code = self._checked(move)
         self._undo.append(self.pac | self.ghosts[0] << 7 | self.ghosts[1] << 14
                           | self.ghosts[2] << 21)
         f = self.facing
@@ -336,6 +350,7 @@ class PacMan:
         self._undo.append(self.piece | self.boost << 3 | self.heading << 4)
         self._history.append(code)
         self._legal = None
+        self._names = None
         events = []
         if self.piece == 0:
             self._apply_pac(code, events)
@@ -362,6 +377,7 @@ class PacMan:
         self.heading = (s2 >> 4) & 7
         self.winner = None
         self._legal = None
+        self._names = None
         return self._name(code)
 
     # -- listing the legal moves ---------------------------------------------------------
@@ -397,8 +413,16 @@ class PacMan:
 
     def _pac_moves(self, out):
         # "He always moves 2 squares ... He can turn or move backwards"; the boost is
-        # "3 extra squares"
+        # "3 extra squares". What a step onto each square means, worked out once:
         n = 3 if self.boost else 2
+        rule = bytearray(81)  # _STRAIGHT
+        if not self.boost:
+            for t in self.ghosts:
+                if t != OFF:
+                    rule[t] = 2 if self._blocked_by_ghosts else _STOP
+        for i in range(4):
+            if not (self.eaten >> i) & 1:
+                rule[self._pellets[i]] = _STOP
         start = self.pac
         steps = self._steps
         base = start
@@ -406,8 +430,8 @@ class PacMan:
             t1 = steps[start * 4 + d1]
             if t1 == NO_STEP:
                 continue
-            r1 = self._pac_step(t1)
-            if r1 < 0:
+            r1 = rule[t1]
+            if r1 == 2:
                 continue
             if r1 == _STOP:
                 out.append(base | 1 << _N_SHIFT | d1 << _D_SHIFT)
@@ -416,17 +440,17 @@ class PacMan:
                 t2 = steps[t1 * 4 + d2]
                 if t2 == NO_STEP:
                     continue
-                r2 = self._pac_step(t2)
-                if r2 < 0:
+                r2 = rule[t2]
+                if r2 == 2:
                     continue
                 if r2 == _STOP or n == 2:
                     out.append(base | 2 << _N_SHIFT | (d1 | d2 << 2) << _D_SHIFT)
                     continue
                 for d3 in range(4):
                     t3 = steps[t2 * 4 + d3]
-                    if t3 == NO_STEP or self._pac_step(t3) < 0:
-                        continue
-                    out.append(base | 3 << _N_SHIFT | (d1 | d2 << 2 | d3 << 4) << _D_SHIFT)
+                    if t3 != NO_STEP:  # on a boost nothing forbids a step
+                        out.append(base | 3 << _N_SHIFT | (d1 | d2 << 2 | d3 << 4)
+                                   << _D_SHIFT)
 
     def _ghost_end(self, g, t):
         """Whether ghost g may end its move on square t (PAC-MAN's square: yes)."""

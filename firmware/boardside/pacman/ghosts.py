@@ -2,8 +2,8 @@
 
 Each personality is a short function that names a target square; the move is the
 legal move (one of game.legal_moves(), nothing else) whose end square is nearest
-the target along the ghosts' own paths, ties drawn with the injected rng. Every
-ghost takes a move that reaches PAC-MAN when it has one.
+the target along the ghosts' own paths, ties drawn with the injected rng
+(boardside.dice). Every ghost takes a move that reaches PAC-MAN when it has one.
 
 - BLINKY, the chaser: PAC-MAN's square.
 - PINKY, the ambusher: where PAC-MAN's next move takes him if he goes straight on
@@ -21,7 +21,6 @@ closed, so a plain search over 81 squares is the smaller and clearer code.
 """
 
 from boardside import dice
-from boardside.quoridor.notation import parse
 
 from .layout import NO_STEP
 
@@ -29,36 +28,74 @@ CHASE_DISTANCE = 4  # CLYDE turns back this near (the arcade's: 8 tiles in a maz
 CLYDE_CORNER = 0  # a1
 
 
-def distances(game, source):
-    """Steps from square source to every square for a ghost, 255 where it cannot go:
-    the pellets left are closed (but source itself may be one)."""
-    steps = game.layout.steps
-    closed = bytearray(81)
-    for name in game.pellets_left:
-        closed[_square(name)] = 1
+def _closed(game):
+    # a map to search in: 255 not reached yet, 254 a pellet left (closed)
     dist = bytearray(b"\xff" * 81)
+    pellets = game.layout.pellets
+    for i in range(4):
+        if not (game.eaten >> i) & 1:
+            dist[pellets[i]] = 254
+    return dist
+
+
+def distances(game, source, limit=80, wanted=None):
+    """Steps from square source to the squares a ghost can reach, 255 elsewhere: the
+    pellets left are closed (but source itself may be one). The search stops beyond
+    limit steps, and once every square of wanted (if given) has its distance."""
+    steps = game.layout.steps
+    dist = _closed(game)
+    need = bytearray(81)
+    left = -1  # never 0 without wanted squares
+    if wanted is not None:
+        left = 0
+        for t in wanted:
+            if not need[t] and t != source:
+                need[t] = 1
+                left += 1
+    dist[source] = 0
+    queue = [source]
+    i = 0
+    while i < len(queue) and left:
+        s = queue[i]
+        i += 1
+        d = dist[s] + 1
+        if d > limit:
+            break
+        # (a for over range() written in the loop allocates nothing on MicroPython)
+        for k in range(s * 4, s * 4 + 4):
+            t = steps[k]
+            if t != NO_STEP and dist[t] == 255:
+                dist[t] = d
+                queue.append(t)
+                left -= need[t]
+    for t in game.layout.pellets:
+        if dist[t] == 254:
+            dist[t] = 255
+    return dist
+
+
+def nearest_pellet(game):
+    """The pellet left that PAC-MAN is nearest to (by the ghosts' paths to the
+    squares next to it), None if he can reach none that way."""
+    steps = game.layout.steps
+    dist = _closed(game)
+    source = game.pac
     dist[source] = 0
     queue = [source]
     i = 0
     while i < len(queue):
         s = queue[i]
         i += 1
-        d = dist[s] + 1
         for k in range(s * 4, s * 4 + 4):
             t = steps[k]
-            if t != NO_STEP and dist[t] == 255 and not closed[t]:
-                dist[t] = d
+            if t == NO_STEP:
+                continue
+            if dist[t] == 254:
+                return t  # first found: the search goes out in order of distance
+            if dist[t] == 255:
+                dist[t] = 0
                 queue.append(t)
-    return dist
-
-
-def _square(name):
-    return parse(name)
-
-
-def _end(move):
-    # the last square of a move in the engine's notation (never a pass here)
-    return parse(move[-2:])
+    return None
 
 
 def blinky(game, g):
@@ -80,27 +117,13 @@ def pinky(game, g):
 
 
 def inky(game, g):
-    left = game.pellets_left
-    if not left:
-        return game.pac
-    from_pac = distances(game, game.pac)
-    best = None
-    for name in left:
-        s = _square(name)
-        # PAC-MAN may step onto a pellet: count from its neighbours
-        d = 255
-        steps = game.layout.steps
-        for k in range(s * 4, s * 4 + 4):
-            t = steps[k]
-            if t != NO_STEP and from_pac[t] < d:
-                d = from_pac[t]
-        if best is None or d < best[0]:
-            best = (d, s)
-    return best[1]
+    s = nearest_pellet(game)
+    return game.pac if s is None else s
 
 
 def clyde(game, g):
-    if distances(game, game.pac)[game.ghosts[g]] > CHASE_DISTANCE:
+    near = distances(game, game.pac, CHASE_DISTANCE, (game.ghosts[g],))
+    if near[game.ghosts[g]] == 255:
         return game.pac
     return CLYDE_CORNER
 
@@ -118,19 +141,19 @@ def choose(game, rng):
     moves = game.legal_moves()
     if len(moves) == 1:
         return moves[0]
+    ends = game.legal_ends()
     pac = game.pac
-    catches = [m for m in moves if _end(m) == pac]
+    catches = [moves[k] for k in range(len(moves)) if ends[k] == pac]
     if catches:
         return dice.pick(rng, catches)
-    target = PERSONALITIES[g](game, g)
-    dist = distances(game, target)
+    dist = distances(game, PERSONALITIES[g](game, g), 80, ends)
     best = []
     best_d = 256
-    for m in moves:
-        d = dist[_end(m)]
+    for k in range(len(moves)):
+        d = dist[ends[k]]
         if d < best_d:
-            best = [m]
+            best = [moves[k]]
             best_d = d
         elif d == best_d:
-            best.append(m)
+            best.append(moves[k])
     return dice.pick(rng, best)

@@ -61,9 +61,10 @@ def _square(word, what):
 
 class Layout:
     """A checked layout: ``pacman`` (a square number), ``ghosts`` and ``pellets``
-    (tuples of square numbers), ``fences`` (names), ``board`` (a Quoridor board
-    holding the fixed fences) and ``steps``: for square s and direction d,
-    ``steps[s * 4 + d]`` is the square one step away, NO_STEP at a fence or the edge.
+    (tuples of square numbers), ``fences`` (names) and ``steps``: for square s and
+    direction d, ``steps[s * 4 + d]`` is the square one step away, NO_STEP at a fence
+    or the edge. board() is the classic engine's board holding the fixed fences (made
+    again when asked for: a game only needs the steps, read from it once).
 
     Made from names: Layout("e2", ["d6", "f6", "d5", "f5"], ["b2", ...], ["c5v", ...]).
     """
@@ -94,8 +95,7 @@ class Layout:
             except IllegalMove as exc:
                 raise LayoutError("fence %s: %s" % (str(f).strip().lower(), exc), exc.code)
         self.fences = tuple(board.fixed_fences)
-        self.board = board
-        self._check_squares()
+        self._check_squares(board)
         steps = bytearray(324)
         for s in range(81):
             x = s % 9
@@ -106,7 +106,14 @@ class Layout:
                 steps[s * 4 + d] = t if inside and not board.wall(x, y, d) else NO_STEP
         self.steps = bytes(steps)
 
-    def _check_squares(self):
+    def board(self):
+        """A Quoridor board with this layout's fences placed (place_fixed)."""
+        board = Quoridor(2, fences=0)
+        for f in self.fences:
+            board.place_fixed(f)
+        return board
+
+    def _check_squares(self, board):
         named = [("PAC-MAN", self.pacman)]
         for g in range(4):
             named.append((GHOST_NAMES[g], self.ghosts[g]))
@@ -125,7 +132,7 @@ class Layout:
                                   "same_square")
         x = self.pacman % 9
         y = self.pacman // 9
-        region = self.board.reachable(x, y)
+        region = board.reachable(x, y)
         for s in self.pellets:
             if SQUARES[s] not in region:
                 raise LayoutError("PAC-MAN (%s) can never reach the power pellet on %s"
