@@ -57,8 +57,10 @@ RULES = {
 RULE_NAMES = ("boost_eats_passed", "sight", "frenzy_turn", "walk_into_ghost", "ghosts_share",
               "lives")
 
+# What a step of PAC-MAN onto a square means (see _pac_rules)
 _STRAIGHT = 0
 _STOP = 1
+_BLOCKED = 2
 
 # Bits of a move code: start square (7), steps (2), directions (2 per step),
 # piece (3: 0 PAC-MAN, 1-4 the ghosts). Small ints: no heap on MicroPython.
@@ -398,58 +400,55 @@ class PacMan:
                 return True
         return False
 
-    def _pac_step(self, t):
-        """What a step of PAC-MAN onto square t means: -1 not allowed, _STOP the
-        move ends there, _STRAIGHT it may go on."""
-        # "As soon as PAC-MAN reaches one of the 4 squares containing a POWER PELLET,
-        # he stops moving" - on a boost too (a reading: the same words apply)
-        if self._pellet_at(t):
-            return _STOP
-        if not self.boost and self._ghost_at(t):
-            # not written: by default PAC-MAN walking into a ghost is caught (as in
-            # the arcade); house rule "blocked": he may not step onto a ghost
-            return -1 if self._blocked_by_ghosts else _STOP
-        return _STRAIGHT
-
-    def _pac_moves(self, out):
-        # "He always moves 2 squares ... He can turn or move backwards"; the boost is
-        # "3 extra squares". What a step onto each square means, worked out once:
-        n = 3 if self.boost else 2
+    def _pac_rules(self):
+        """What a step of PAC-MAN onto each square means: _STRAIGHT he may go on,
+        _STOP his move ends there, _BLOCKED he may not step there."""
         rule = bytearray(81)  # _STRAIGHT
         if not self.boost:
+            # not written: by default PAC-MAN walking into a ghost is caught there (as
+            # in the arcade); house rule "blocked": he may not step onto a ghost. On
+            # his boost he eats ghosts: they neither stop nor block him.
             for t in self.ghosts:
                 if t != OFF:
-                    rule[t] = 2 if self._blocked_by_ghosts else _STOP
+                    rule[t] = _BLOCKED if self._blocked_by_ghosts else _STOP
+        # "As soon as PAC-MAN reaches one of the 4 squares containing a POWER PELLET,
+        # he stops moving" - on a boost too (a reading: the same words apply)
         for i in range(4):
             if not (self.eaten >> i) & 1:
                 rule[self._pellets[i]] = _STOP
+        return rule
+
+    def _pac_moves(self, out):
+        # "He always moves 2 squares ... He can turn or move backwards"; the boost is
+        # "3 extra squares"
+        n = 3 if self.boost else 2
+        rule = self._pac_rules()
         start = self.pac
         steps = self._steps
-        base = start
         for d1 in range(4):
             t1 = steps[start * 4 + d1]
             if t1 == NO_STEP:
                 continue
             r1 = rule[t1]
-            if r1 == 2:
+            if r1 == _BLOCKED:
                 continue
             if r1 == _STOP:
-                out.append(base | 1 << _N_SHIFT | d1 << _D_SHIFT)
+                out.append(start | 1 << _N_SHIFT | d1 << _D_SHIFT)
                 continue
             for d2 in range(4):
                 t2 = steps[t1 * 4 + d2]
                 if t2 == NO_STEP:
                     continue
                 r2 = rule[t2]
-                if r2 == 2:
+                if r2 == _BLOCKED:
                     continue
                 if r2 == _STOP or n == 2:
-                    out.append(base | 2 << _N_SHIFT | (d1 | d2 << 2) << _D_SHIFT)
+                    out.append(start | 2 << _N_SHIFT | (d1 | d2 << 2) << _D_SHIFT)
                     continue
                 for d3 in range(4):
                     t3 = steps[t2 * 4 + d3]
-                    if t3 != NO_STEP:  # on a boost nothing forbids a step
-                        out.append(base | 3 << _N_SHIFT | (d1 | d2 << 2 | d3 << 4)
+                    if t3 != NO_STEP:  # the third step is a boost's: never blocked
+                        out.append(start | 3 << _N_SHIFT | (d1 | d2 << 2 | d3 << 4)
                                    << _D_SHIFT)
 
     def _ghost_end(self, g, t):
@@ -665,14 +664,13 @@ class PacMan:
 
     def _pac_refusal(self, path):
         n = len(path) - 1
-        want = 3 if self.boost else 2
+        rule = self._pac_rules()
         for k in range(1, n + 1):
             t = path[k]
-            r = self._pac_step(t)
-            if r < 0:
+            if rule[t] == _BLOCKED:
                 return "occupied", ("%s stands on %s: PAC-MAN may not move onto a ghost "
                                     "(house rule)" % (self._ghost_name(t), SQUARES[t]))
-            if r == _STOP and k < n:
+            if rule[t] == _STOP and k < n:
                 if self._pellet_at(t):
                     return "pellet", ("reaching the power pellet on %s stops PAC-MAN's move"
                                       % SQUARES[t])
