@@ -308,14 +308,19 @@ def test_undo_equals_replay(seed, length, back):
     assert again.record() == g.record()
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10 ** 6), st.integers(0, 80), st.lists(st.tuples(
-    st.sampled_from(["", "B:", "P:", "I:", "C:", "x:"]), st.integers(0, 80),
-    st.lists(st.integers(0, 3), max_size=4)), min_size=1, max_size=8))
+    st.sampled_from(["piece", "piece", "", "B:", "P:", "I:", "C:", "x:"]), st.booleans(),
+    st.integers(0, 80), st.lists(st.integers(0, 3), max_size=4)), min_size=1, max_size=8))
 def test_play_accepts_exactly_the_legal_moves(seed, length, tries):
     g, rng = random_position(seed, length)
     legal = set(g.legal_moves())
-    for prefix, start, dirs in tries:
+    for prefix, from_piece, start, dirs in tries:
+        if prefix == "piece":  # mostly the piece to move, from where it stands
+            prefix = "" if g.to_move in (None, "pacman") else g.to_move + ":"
+        if from_piece and g.to_move is not None:
+            start = FILES.index(g.positions()[g.to_move][0]) + 9 * (
+                int(g.positions()[g.to_move][1]) - 1)
         x, y = start % 9, start // 9
         squares = [(x, y)]
         for d in dirs:
