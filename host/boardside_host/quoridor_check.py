@@ -7,6 +7,10 @@ in turn order separated by white space, optional move numbers ("1.") and comment
 same rules engine as the device and reports the first illegal move, with its
 place in the text and the rule it breaks.
 
+A record whose header says ``# variant: pacman`` is a game of the PAC-MAN variant:
+it is checked by boardside_host.pacman_check with that variant's rules (the options
+for classic games do not apply to it).
+
 Exit status of main(): 0 the record is legal, 1 a move is illegal, 2 the record
 could not be read, holds no moves, or its header or the options are wrong.
 """
@@ -17,6 +21,7 @@ import sys
 
 from boardside.quoridor import IllegalMove, Quoridor
 from boardside.quoridor import notation, records
+from boardside_host import pacman_check
 
 # A game record is a few kilobytes; reading stops well before a runaway input
 # (a device file, a wrong file) could exhaust the memory.
@@ -155,17 +160,32 @@ def run(args):
         print("boardside quoridor check: cannot read %s: %s" % (args.file, exc),
               file=sys.stderr)
         return 2
+    kind = records.variant(text)
     try:
-        report = check_record(text, args.players, fences=args.fences,
-                              side_step_past_third_pawn=args.third,
-                              side_step_at_edge=args.edge)
+        if kind == "pacman":
+            given = [name for name, value in (("--players", args.players),
+                                              ("--fences", args.fences),
+                                              ("--no-side-step-past-third-pawn", args.third),
+                                              ("--no-side-step-at-edge", args.edge))
+                     if value is not None]
+            if given:
+                raise ValueError("%s: for classic games only; this is a PAC-MAN record "
+                                 "(its header states its rules)" % ", ".join(given))
+            report = pacman_check.check_record(text)
+        elif kind not in (None, "classic"):
+            raise ValueError("variant %r: the variants checked are classic and pacman" % kind)
+        else:
+            report = check_record(text, args.players, fences=args.fences,
+                                  side_step_past_third_pawn=args.third,
+                                  side_step_at_edge=args.edge)
     except ValueError as exc:
         print("boardside quoridor check: %s: %s" % (args.file, exc), file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(report, indent=2))
     else:
-        for line in describe(report, args.file):
+        show = pacman_check.describe if kind == "pacman" else describe
+        for line in show(report, args.file):
             print(line)
     if report["empty"]:
         return 2

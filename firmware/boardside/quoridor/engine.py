@@ -388,6 +388,7 @@ class Quoridor:
         self._lay = [0] * 246  # search frontiers: 3 ints per step, at most 81 steps
         self._treebuf = ([0] * 65, [0] * 65, [0] * 65, bytearray(b"\xff" * 65))
         self._pending = []
+        self._fixed = []  # fences placed at setup (place_fixed): reset() keeps them
         self.reset()
 
     def reset(self):
@@ -424,6 +425,8 @@ class Quoridor:
         self._legal = None
         self.turn = 0
         self.winner = None
+        for i in self._fixed:
+            self._fix(i, FENCES[i])
 
     # -- public state ---------------------------------------------------------
     @property
@@ -433,7 +436,7 @@ class Quoridor:
 
     @property
     def fences(self):
-        """Every placed fence, in the order placed."""
+        """Every placed fence, in the order placed (fixed fences first)."""
         return [FENCES[i] for i in self._placed]
 
     @property
@@ -480,6 +483,69 @@ class Quoridor:
 
     def distances(self):
         return [self.shortest_distance(p) for p in range(self.players)]
+
+    def reachable(self, x, y):
+        """Every square a piece on square (x, y) can reach around the fences (pawns
+        ignored), (x, y) included, as names in square order."""
+        r = _flood(self._M, y * 9 + x)
+        return [SQUARES[s] for s in range(81) if r[_K[s]] & _BIT[s]]
+
+    # -- fixed fences (a variant's board) ---------------------------------------
+    def place_fixed(self, fence):
+        """Place a fence for good as part of the board's setup, as the PAC-MAN
+        variant's fixed fences: refused like a fence in play() when it overlaps,
+        crosses or sticks out (IllegalMove with code overlap, cross, off_board; syntax
+        for what is not a fence), but it takes no turn and no fence from anyone, is no
+        move of the history, undo() leaves it and reset() keeps it.
+
+        Rule (5) is not checked: the variant says what must stay reachable (see
+        reachable()); shortest_distance() raises RuntimeError for a pawn the fixed
+        fences cut off. Only before the first move (ValueError after). record() and
+        the moves of to_dict() leave fixed fences out; to_dict() lists them apart."""
+        if self._history:
+            raise ValueError("fixed fences go on the board before the first move")
+        code = notation.parse(fence)
+        if code == notation.OFF_BOARD:
+            raise IllegalMove("fence %s would stick out of the board (fences go a1-h8)"
+                              % fence.strip().lower(), "off_board", fence)
+        if not FENCE <= code < PASS:
+            raise IllegalMove("not a fence: %r" % (fence,), "syntax", fence)
+        self._fix(code - FENCE, fence)
+        self._fixed.append(code - FENCE)
+
+    @property
+    def fixed_fences(self):
+        """The fences placed by place_fixed(), in order."""
+        return [FENCES[i] for i in self._fixed]
+
+    def _fix(self, i, fence):
+        o = i >> 6
+        a = i & 63
+        x = a & 7
+        y = a >> 3
+        # (4) as for a fence in play: no overlap, no crossing
+        if not ((self._avv if o else self._avh)[y] >> x) & 1:
+            self._refuse_fence(o, x, y, a, fence)
+        if o == 0:
+            self._ha[y] |= 1 << x
+            self._hw[y] |= 3 << x
+        else:
+            self._va[y] |= 1 << x
+            self._vw[y] |= 1 << x
+            self._vw[y + 1] |= 1 << x
+        M = self._M
+        M[_CI1[i]] &= ~_CM1[i]
+        M[_CI2[i]] &= ~_CM2[i]
+        self._add_wall(i)
+        self._placed.append(i)
+        self._available()
+        # paths and regions are worked out again when next needed
+        n = self.players
+        self._cert = [None] * n
+        self._dist = [-1] * n
+        self._reg = [None] * n
+        self._treeinfo = None
+        self._legal = None
 
     # -- moves ----------------------------------------------------------------
     def legal_moves(self):
@@ -604,9 +670,13 @@ class Quoridor:
         return game
 
     def to_dict(self):
-        """JSON-able state: the players, the house rules and the moves."""
-        return {"players": self.players, "settings": self.settings,
+        """JSON-able state: the players, the house rules, the moves and, when there
+        are any, the fixed fences."""
+        data = {"players": self.players, "settings": self.settings,
                 "moves": list(self._history)}
+        if self._fixed:
+            data["fixed"] = self.fixed_fences
+        return data
 
     @classmethod
     def from_dict(cls, data):
@@ -614,6 +684,8 @@ class Quoridor:
         try:
             settings = data.get("settings") or {}
             game = cls(data.get("players", 2), **settings)
+            for fence in data.get("fixed", ()):
+                game.place_fixed(fence)
             for move in data.get("moves", ()):
                 game.play(move)
         except (AttributeError, TypeError, IllegalMove) as exc:

@@ -52,14 +52,12 @@ def _is_word(name):
     return True
 
 
-def header(text):
-    """The fields the header of a record states, as {name: value}: players and
-    fences as ints, the house rules as True or False.
-
-    ValueError, naming the line, for a field that is unknown, has a bad value or
-    contradicts an earlier line of the header."""
-    fields = {}
-    where = {}
+def header_lines(text):
+    """The fields of a record's header as written: [(line number, name, value)],
+    name lower case with "-" read as "_", value stripped. The header is every comment
+    line before the first move; a line shaped ``# name: value`` with a one-word name
+    is a field, other comment lines are left out. Shared with the variants' records."""
+    out = []
     if text[:1] == "\ufeff":
         text = text[1:]
     line_no = 0
@@ -75,10 +73,37 @@ def header(text):
         name = body[:colon].strip().lower().replace("-", "_")
         if colon < 0 or not _is_word(name):
             continue  # a comment, not a field
+        out.append((line_no, name, body[colon + 1:].strip()))
+    return out
+
+
+def variant(text):
+    """The variant a record's header names (``# variant: pacman``), lower case, or
+    None when it names none. None and "classic" are a classic game."""
+    for _, name, value in header_lines(text):
+        if name == "variant":
+            return value.lower()
+    return None
+
+
+def header(text):
+    """The fields the header of a record states, as {name: value}: players and
+    fences as ints, the house rules as True or False.
+
+    ValueError, naming the line, for a field that is unknown, has a bad value or
+    contradicts an earlier line of the header, and for a variant's record."""
+    fields = {}
+    where = {}
+    for line_no, name, value in header_lines(text):
+        if name == "variant":
+            if value.lower() == "classic":
+                continue
+            raise ValueError("line %d: a record of the %s variant, not of classic Quoridor"
+                             % (line_no, value))
         if name not in FIELDS:
             raise ValueError("line %d: unknown record header field %r (fields: %s)"
                              % (line_no, name, ", ".join(FIELDS)))
-        value = _value(name, body[colon + 1:].strip().lower(), line_no)
+        value = _value(name, value.lower(), line_no)
         if name in fields and fields[name] != value:
             raise ValueError("line %d: %s: %s contradicts line %d (%s: %s)" % (
                 line_no, name, _show(value), where[name], name, _show(fields[name])))

@@ -1,0 +1,293 @@
+"""Layouts of the PAC-MAN variant: the fixed fences, the power pellets and the start
+squares ("as shown in fig. A", a figure the rules text does not hold).
+
+A layout is written as one line of text, in sections split by ``;``, each a keyword
+and its squares or fences split by spaces or commas, in any case and order::
+
+    pacman e2; ghosts d5 f5 d6 f6; pellets b2 h2 b8 h8; fences c4h f4h c5v f5v
+
+``ghosts`` gives the start squares of BLINKY, PINKY, INKY and CLYDE, in that order
+(their turn order); squares and fences are Quoridor notation (a1-i9, ``e3h``,
+``d4v``). text() writes the canonical form: lower case, the sections in the order
+above, fences in the order given.
+
+A layout is checked when it is made (LayoutError, with a code and a message naming
+what is wrong): at most 20 fences (the box holds 20), each legal as in classic
+Quoridor (no overlap, no crossing, on the board; the classic engine places them), 4
+pellets and 5 start squares all on distinct squares, every pellet reachable by
+PAC-MAN and every ghost able to reach PAC-MAN's start. Rule (5) of classic Quoridor
+(a way to a goal line) has no meaning here: PAC-MAN has no goal line.
+"""
+
+from boardside.mode import ModeError
+from boardside.quoridor import IllegalMove, Quoridor
+from boardside.quoridor.notation import FENCE, FENCES, OFF_BOARD, PASS, SQUARES, parse
+
+GHOSTS = "BPIC"  # turn order: BLINKY, PINKY, INKY, CLYDE
+GHOST_NAMES = ("BLINKY", "PINKY", "INKY", "CLYDE")
+PELLETS = 4
+MAX_FENCES = 20
+SECTIONS = ("pacman", "ghosts", "pellets", "fences")
+NO_STEP = 255
+
+# Steps: up (towards rank 9), right, down, left, as in the Quoridor engine.
+DS = (9, 1, -9, -1)
+
+# The default: mirror-symmetric about file e, all 20 fences of the box. The ghosts
+# start in the house in the middle (BLINKY at its lower door, as in the arcade where
+# it starts outside), PAC-MAN below it, a pellet near each corner. See
+# docs/pacman.md for its picture.
+DEFAULT = ("pacman e2; ghosts e5 e6 d6 f6; pellets b2 h2 b8 h8; "
+           "fences c5v f5v c6h f6h c4h f4h b1v g1v b3h g3h b7h g7h c8v f8v "
+           "c2h f2h a5h h5h d7v e7v")
+
+
+class LayoutError(ModeError):
+    """A layout the rules cannot be played on. ``code`` says what is wrong: syntax,
+    fences, overlap, cross, off_board, pellets, starts, same_square, on_pellet,
+    unreachable, cut_off."""
+
+    def __init__(self, message, code):
+        super().__init__(message)
+        self.code = code
+
+
+def _square(word, what):
+    code = parse(word)
+    if not 0 <= code < 81:
+        raise LayoutError("%s: %r is not a square (a1-i9)" % (what, word), "syntax")
+    return code
+
+
+class Layout:
+    """A checked layout: ``pacman`` (a square number), ``ghosts`` and ``pellets``
+    (tuples of square numbers), ``fences`` (names) and ``steps``: for square s and
+    direction d, ``steps[s * 4 + d]`` is the square one step away, NO_STEP at a fence
+    or the edge. board() is the classic engine's board holding the fixed fences (made
+    again when asked for: a game only needs the steps, read from it once).
+
+    Made from names: Layout("e2", ["d6", "f6", "d5", "f5"], ["b2", ...], ["c5v", ...]).
+    """
+
+    def __init__(self, pacman, ghosts, pellets, fences=()):
+        if isinstance(ghosts, str) or isinstance(pellets, str) or isinstance(fences, str):
+            raise LayoutError("ghosts, pellets and fences are lists", "syntax")
+        self.pacman = _square(pacman, "pacman")
+        self.ghosts = tuple(_square(w, "ghosts") for w in ghosts)
+        self.pellets = tuple(_square(w, "pellets") for w in pellets)
+        if len(self.ghosts) != 4:
+            raise LayoutError("4 ghost start squares (BLINKY, PINKY, INKY, CLYDE), not %d"
+                              % len(self.ghosts), "starts")
+        if len(self.pellets) != PELLETS:
+            raise LayoutError("4 power pellets, not %d" % len(self.pellets), "pellets")
+        fences = list(fences)
+        if len(fences) > MAX_FENCES:
+            raise LayoutError("at most %d fences (the box holds %d), not %d"
+                              % (MAX_FENCES, MAX_FENCES, len(fences)), "fences")
+        board = Quoridor(2, fences=0)
+        for f in fences:
+            code = parse(f)
+            if not FENCE <= code < PASS and code != OFF_BOARD:
+                raise LayoutError("fences: %r is not a fence (like e3h or d4v)" % (f,),
+                                  "syntax")
+            try:
+                board.place_fixed(f)
+            except IllegalMove as exc:
+                raise LayoutError("fence %s: %s" % (str(f).strip().lower(), exc), exc.code)
+        self.fences = tuple(board.fixed_fences)
+        self._check_squares(board)
+        steps = bytearray(324)
+        for s in range(81):
+            x = s % 9
+            y = s // 9
+            for d in range(4):
+                t = s + DS[d]
+                inside = (y < 8, x < 8, y > 0, x > 0)[d]
+                steps[s * 4 + d] = t if inside and not board.wall(x, y, d) else NO_STEP
+        self.steps = bytes(steps)
+
+    def board(self):
+        """A Quoridor board with this layout's fences placed (place_fixed)."""
+        board = Quoridor(2, fences=0)
+        for f in self.fences:
+            board.place_fixed(f)
+        return board
+
+    def _check_squares(self, board):
+        named = [("PAC-MAN", self.pacman)]
+        for g in range(4):
+            named.append((GHOST_NAMES[g], self.ghosts[g]))
+        seen = {}
+        for who, s in named:
+            if s in self.pellets:
+                raise LayoutError("%s starts on %s, a power pellet square" % (who, SQUARES[s]),
+                                  "on_pellet")
+            if s in seen:
+                raise LayoutError("%s and %s both start on %s" % (seen[s], who, SQUARES[s]),
+                                  "same_square")
+            seen[s] = who
+        for i in range(PELLETS):
+            if self.pellets[i] in self.pellets[:i]:
+                raise LayoutError("two power pellets on %s" % SQUARES[self.pellets[i]],
+                                  "same_square")
+        x = self.pacman % 9
+        y = self.pacman // 9
+        region = board.reachable(x, y)
+        for s in self.pellets:
+            if SQUARES[s] not in region:
+                raise LayoutError("PAC-MAN (%s) can never reach the power pellet on %s"
+                                  % (SQUARES[self.pacman], SQUARES[s]), "unreachable")
+        for g in range(4):
+            if SQUARES[self.ghosts[g]] not in region:
+                raise LayoutError("%s (%s) can never reach PAC-MAN (%s)" % (
+                    GHOST_NAMES[g], SQUARES[self.ghosts[g]], SQUARES[self.pacman]), "cut_off")
+
+    def text(self):
+        """The canonical one-line text (see the module's docstring)."""
+        return "pacman %s; ghosts %s; pellets %s; fences %s" % (
+            SQUARES[self.pacman], " ".join(SQUARES[s] for s in self.ghosts),
+            " ".join(SQUARES[s] for s in self.pellets), " ".join(self.fences))
+
+    def fence_between(self, s, d):
+        """The fence that stops the step from square s in direction d, or None."""
+        x = s % 9
+        y = s // 9
+        if d == 2:
+            y -= 1
+            d = 0
+        elif d == 3:
+            x -= 1
+            d = 1
+        if d == 0:
+            for fx in (x, x - 1):
+                if 0 <= fx < 8 and 0 <= y < 8 and FENCES[y * 8 + fx] in self.fences:
+                    return FENCES[y * 8 + fx]
+            return None
+        for fy in (y, y - 1):
+            if 0 <= fy < 8 and 0 <= x < 8 and FENCES[64 + fy * 8 + x] in self.fences:
+                return FENCES[64 + fy * 8 + x]
+        return None
+
+    def __eq__(self, other):
+        return isinstance(other, Layout) and self.text() == other.text()
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+
+def parse_text(text):
+    """A checked Layout from its text; LayoutError saying what is wrong."""
+    if not isinstance(text, str):
+        raise LayoutError("a layout is text, not %r" % (text,), "syntax")
+    if len(text) > 400:
+        raise LayoutError("a layout is at most 400 characters", "syntax")
+    found = {}
+    for part in text.replace(",", " ").split(";"):
+        words = part.split()
+        if not words:
+            continue
+        key = words[0].lower()
+        if key not in SECTIONS:
+            raise LayoutError("unknown layout section %r (sections: %s)"
+                              % (words[0], ", ".join(SECTIONS)), "syntax")
+        if key in found:
+            raise LayoutError("layout section %s given twice" % key, "syntax")
+        found[key] = words[1:]
+    for key in SECTIONS[:3]:
+        if key not in found:
+            raise LayoutError("the layout has no %s section" % key, "syntax")
+    if len(found["pacman"]) != 1:
+        raise LayoutError("pacman: one start square, not %d" % len(found["pacman"]), "starts")
+    return Layout(found["pacman"][0], found["ghosts"], found["pellets"],
+                  found.get("fences", ()))
+
+
+def default():
+    return parse_text(DEFAULT)
+
+
+# -- named layouts ----------------------------------------------------------------------
+SHIPPED = (("default", DEFAULT),)
+MAX_SAVED = 8  # the players' own layouts kept beside the shipped ones
+NAME_MAX = 12
+_NAME_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789-_"
+
+
+def check_name(name):
+    """A layout name: 1 to 12 of a-z, 0-9, - and _ (ModeError otherwise)."""
+    if not isinstance(name, str) or not 1 <= len(name) <= NAME_MAX:
+        raise ModeError("a layout name is 1 to %d characters, not %r" % (NAME_MAX, name))
+    for ch in name:
+        if ch not in _NAME_CHARS:
+            raise ModeError("a layout name holds only a-z, 0-9, - and _, not %r" % (name,))
+    return name
+
+
+class Layouts:
+    """Named layouts: the shipped ones (fixed) and up to MAX_SAVED of the players' own,
+    kept as their text, which is what a mode saves (to_dict/from_dict)."""
+
+    def __init__(self):
+        self._own = []  # [name, text] in the order saved
+
+    def names(self):
+        return [n for n, _ in SHIPPED] + [n for n, _ in self._own]
+
+    def text(self, name):
+        for n, t in SHIPPED:
+            if n == name:
+                return t
+        for n, t in self._own:
+            if n == name:
+                return t
+        raise ModeError("no layout named %r (layouts: %s)" % (name, ", ".join(self.names())))
+
+    def layout(self, name):
+        return parse_text(self.text(name))
+
+    def save(self, name, text):
+        """Keep a layout under a name, replacing one of the players' own of that name;
+        the layout is checked first (LayoutError). Returns its canonical text."""
+        check_name(name)
+        for n, _ in SHIPPED:
+            if n == name:
+                raise ModeError("%s is a shipped layout: choose another name" % name)
+        text = parse_text(text).text()
+        for entry in self._own:
+            if entry[0] == name:
+                entry[1] = text
+                return text
+        if len(self._own) >= MAX_SAVED:
+            raise ModeError("%d layouts of your own already: remove one first" % MAX_SAVED)
+        self._own.append([name, text])
+        return text
+
+    def remove(self, name):
+        for i in range(len(self._own)):
+            if self._own[i][0] == name:
+                del self._own[i]
+                return
+        if name in self.names():
+            raise ModeError("%s is a shipped layout: it stays" % name)
+        raise ModeError("no layout named %r" % (name,))
+
+    def to_dict(self):
+        return {"own": [[n, t] for n, t in self._own]}
+
+    @classmethod
+    def from_dict(cls, data):
+        """Inverse of to_dict(); ValueError, naming the entry, if it does not fit."""
+        book = cls()
+        try:
+            own = data["own"]
+            if not isinstance(own, list) or len(own) > MAX_SAVED:
+                raise ModeError("own: a list of at most %d" % MAX_SAVED)
+            for entry in own:
+                if not isinstance(entry, list) or len(entry) != 2:
+                    raise ModeError("a layout is [name, text], not %r" % (entry,))
+                if entry[0] in book.names():
+                    raise ModeError("layout %r given twice" % (entry[0],))
+                book.save(entry[0], entry[1])
+        except (KeyError, TypeError, ModeError) as exc:
+            raise ValueError("not saved layouts: %s" % (exc,))
+        return book
