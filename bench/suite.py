@@ -353,6 +353,10 @@ def _restore(rig, snapshot, poke=None):
             app.restore(snapshot, rig.dev.now)
         if poke is not None:
             poke(rig.app.mode())
+        # what was restored is what is on flash: no secret of the last sample is
+        # still waiting for its write (its press would only be queued, not timed)
+        rig.app.sealed(rig.app.secret_seq)
+        rig.app.deferred = []
         rig.app.dirty = True
         rig.step()
         rig.step()

@@ -150,7 +150,10 @@ def test_a_board_left_at_the_repl_is_explained(live, capsys):
     code, out, err = cli_run(capsys, "reset", "--port", live.path)
     assert code == 0, err
     code, out, err = cli_run(capsys, "state", "--port", live.path)
-    assert code == 0 and json.loads(out)["screen"] == "menu"
+    # the reply, then any event of the new boot that came in meanwhile ("event: ...")
+    reply, end = json.JSONDecoder().raw_decode(out)
+    assert code == 0 and reply["screen"] == "menu"
+    assert all(line.startswith("event: ") for line in out[end:].split("\n") if line), out
 
 
 def test_quoridor_record_export_and_check(live, capsys, tmp_path):
