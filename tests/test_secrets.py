@@ -48,14 +48,19 @@ def peek_drive(board):
     return (lut[c >> 16 & 255], lut[c >> 8 & 255], lut[c & 255])
 
 
-def qbert_at_drop(board):
-    board.request({"cmd": "set", "key": "qbert.usb_peek", "value": True})
+def qbert_round_1(board):
+    """Q*bert open, the roll-off decided (ties roll again), round 1 at its drop."""
     board.request({"cmd": "mode", "name": "qbert"})
     for _ in range(20):
         board.request({"cmd": "act", "action": "rolloff"})
         if board.app.mode().match.first:
             break
     board.request({"cmd": "act", "action": "next"})
+
+
+def qbert_at_drop(board):
+    board.request({"cmd": "set", "key": "qbert.usb_peek", "value": True})
+    qbert_round_1(board)
     assert board.app.mode().match.phase == "drop"
 
 
@@ -219,12 +224,7 @@ def test_a_power_cut_every_5_ms_after_the_secret_never_undoes_a_value_seen(tmp_p
 
 # -- over USB ----------------------------------------------------------------------------
 def test_reading_the_hidden_roll_over_usb_is_refused_by_default(board):
-    board.request({"cmd": "mode", "name": "qbert"})
-    for _ in range(20):
-        board.request({"cmd": "act", "action": "rolloff"})
-        if board.app.mode().match.first:
-            break
-    board.request({"cmd": "act", "action": "next"})
+    qbert_round_1(board)
     board.request({"cmd": "act", "action": "drop"})
     board.advance(50)  # the frame on the LEDs (the wire takes 8 ms)
     frame = board.frame()
@@ -240,12 +240,7 @@ def test_reading_the_hidden_roll_over_usb_is_refused_by_default(board):
 
 def test_an_allowed_usb_read_shows_on_the_tube_and_is_logged(board):
     board.request({"cmd": "set", "key": "qbert.usb_peek", "value": True})
-    board.request({"cmd": "mode", "name": "qbert"})
-    for _ in range(20):
-        board.request({"cmd": "act", "action": "rolloff"})
-        if board.app.mode().match.first:
-            break
-    board.request({"cmd": "act", "action": "next"})
+    qbert_round_1(board)
     board.request({"cmd": "act", "action": "drop"})
     board.advance(1000)
     before = board.frame()
@@ -281,12 +276,7 @@ def test_dice_secret_reads_need_the_setting_and_a_reveal_shows_everyone(board):
 
 # -- what a computer can do to the flash ---------------------------------------------------
 def match_on_flash(board):
-    board.request({"cmd": "mode", "name": "qbert"})
-    for _ in range(20):
-        board.request({"cmd": "act", "action": "rolloff"})
-        if board.app.mode().match.first:
-            break
-    board.request({"cmd": "act", "action": "next"})
+    qbert_round_1(board)
     board.request({"cmd": "act", "action": "drop"})
     board.request({"cmd": "act", "action": "pegs", "args": {"delta": 3}})
     board.advance(1500)
@@ -398,12 +388,7 @@ def test_an_inconsistent_qbert_save_resets_only_qbert(tmp_path, name):
 
 # -- nothing erased by a stray press -----------------------------------------------------------
 def finished_match(board):
-    board.request({"cmd": "mode", "name": "qbert"})
-    for _ in range(20):
-        board.request({"cmd": "act", "action": "rolloff"})
-        if board.app.mode().match.first:
-            break
-    board.request({"cmd": "act", "action": "next"})
+    qbert_round_1(board)
     board.request({"cmd": "act", "action": "pegs", "args": {"count": 28}})
     board.request({"cmd": "act", "action": "next"})
     board.request({"cmd": "act", "action": "pegs", "args": {"count": 5}})
