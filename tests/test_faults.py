@@ -334,19 +334,19 @@ def test_a_stuck_button_neither_hangs_nor_floods(board):
     writes = []
     board.flash.write_hook = lambda step, path: writes.append(step) if step == "rename" else 0
     board.read_serial()
-    board.press("a")  # A sticks for three minutes
-    for minute in range(3):
-        board.advance(60_000)
+    board.press("a")  # A sticks for a minute
+    for _ in range(4):
+        board.advance(15_000)
         assert board.request({"cmd": "hello"})["ok"]  # still answering
     out = board.read_serial().splitlines()
     assert seen == [("press", "a"), ("long", "a")]  # one roll, one long press, no repeats
     assert board.app.mode().rolls == 1
     assert len(out) <= 5 and len(writes) <= 2
     board.press("right")  # a pad button sticks too: it auto-repeats, bounded
-    board.advance(30_000)
+    board.advance(10_000)
     repeats = seen.count(("repeat", "right"))
-    assert 30_000 / 150 - 10 <= repeats <= 30_000 / 150 + 1
-    assert len(writes) <= 2 + 31  # written at most once a second
+    assert 10_000 / 150 - 10 <= repeats <= 10_000 / 150 + 1
+    assert len(writes) <= 2 + 11  # written at most once a second
     board.release("a").release("right").advance(1500)
     assert board.running and board.request({"cmd": "state"})["ok"]
 
