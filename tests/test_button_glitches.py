@@ -8,6 +8,7 @@ import random
 from boardside import buttons
 from boardside_host import paths
 from boardside_host.sim import SimBoard
+from test_faults import Chatter, record_events
 
 SEED = 13
 
@@ -26,41 +27,6 @@ class Spikes:
         return pressed
 
 
-class Chatter:
-    """After each real edge the contact reads at random for least..most ms."""
-
-    def __init__(self, board, rng, least_ms, most_ms):
-        self.board = board
-        self.rng = rng
-        self.least_ms = least_ms
-        self.most_ms = most_ms
-        self.until = {}
-        board.bounce = self
-
-    def set(self, button, pressed):
-        self.until[button] = self.board.clock_ms + self.rng.randint(self.least_ms,
-                                                                    self.most_ms)
-        (self.board.press if pressed else self.board.release)(button)
-
-    def __call__(self, name, now, pressed):
-        if now < self.until.get(name, -1):
-            return self.rng.random() < 0.5
-        return pressed
-
-
-def presses_seen(board):
-    seen = []
-    app = board.app
-    deliver = app.event
-
-    def event(kind, button, now_ms):
-        seen.append((kind, button))
-        deliver(kind, button, now_ms)
-
-    app.event = event
-    return seen
-
-
 def in_dice(board):
     board.request({"cmd": "mode", "name": "dice"})
     board.advance(1500)
@@ -76,7 +42,7 @@ def set_times(board, debounce_ms, min_press_ms):
 def spike_run(board):
     """500 spikes on idle A: (phantom presses, phantom rolls)."""
     rolls = in_dice(board)
-    seen = presses_seen(board)
+    seen = record_events(board)
     rng = random.Random(SEED)
     start = board.clock_ms + 10
     starts = []
@@ -92,9 +58,9 @@ def chatter_run(board, least_ms=30, most_ms=40, presses=100):
     """Real presses of A whose contact chatters after every edge: (presses seen,
     releases seen, rolls)."""
     rolls = in_dice(board)
-    seen = presses_seen(board)
+    seen = record_events(board)
     rng = random.Random(SEED)
-    chatter = Chatter(board, rng, least_ms, most_ms)
+    chatter = Chatter(board, rng, most_ms=most_ms, least_ms=least_ms)
     for _ in range(presses):
         chatter.set("a", True)
         board.advance(rng.randint(100, 500))

@@ -256,17 +256,20 @@ def test_power_cuts_during_random_play(tmp_path):
 
 # -- buttons -----------------------------------------------------------------------------
 class Chatter:
-    """Contact bounce: after each real edge a button reads at random for up to 20 ms."""
+    """Contact bounce: after each real edge a button reads at random for least_ms to
+    most_ms (up to 20 ms unless told otherwise)."""
 
-    def __init__(self, board, rng, most_ms=20):
+    def __init__(self, board, rng, most_ms=20, least_ms=0):
         self.board = board
         self.rng = rng
+        self.least_ms = least_ms
         self.most_ms = most_ms
         self.until = {}
         board.bounce = self
 
     def set(self, button, pressed):
-        self.until[button] = self.board.clock_ms + self.rng.randint(0, self.most_ms)
+        self.until[button] = self.board.clock_ms + self.rng.randint(self.least_ms,
+                                                                    self.most_ms)
         (self.board.press if pressed else self.board.release)(button)
 
     def __call__(self, name, now, pressed):
