@@ -12,37 +12,15 @@ from boardside.cubequest.game import (
     SPECIALS, TEAMS,
 )
 from boardside.mode import ModeError
+from boardside.saved import Fields, is_int
 
 
 def load(g, d):
     """Load a saved game into ``g``, checking what it means, not only its types: every
     field in range, and the fields agreeing with each other and with the phase (a
     game that could not have been played raises ValueError)."""
-    def bad(what):
-        raise ValueError("saved Cube Quest game: %s" % what)
-
-    def is_int(v):
-        return isinstance(v, int) and v is not True and v is not False
-
-    def num(key, lo, hi):
-        v = d[key]
-        if not is_int(v) or not lo <= v <= hi:
-            bad("'%s' out of range" % key)
-        return v
-
-    def flag(key):
-        v = d[key]
-        if v is not True and v is not False:
-            bad("'%s' is not true or false" % key)
-        return v
-
-    def ints(v, n, lo, hi, key):
-        if not isinstance(v, list) or len(v) != n:
-            bad("'%s' is not a list of %d" % (key, n))
-        for x in v:
-            if not is_int(x) or not lo <= x <= hi:
-                bad("'%s' out of range" % key)
-        return list(v)
+    f = Fields(d, "saved Cube Quest game")
+    bad, num, flag, ints = f.bad, f.num, f.flag, f.values
 
     def pair(key, n, lo, hi):
         v = d[key]

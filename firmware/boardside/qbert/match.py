@@ -27,6 +27,7 @@ changed during the match and restores the device cannot vouch for are entries to
 from hashlib import sha256
 
 from boardside.mode import ModeError
+from boardside.saved import Fields, is_int
 from boardside.qbert import (
     CHARACTERS, FALLS_TO_OUT, MAX_FACES, OUT_RULES, PEGS, TITLES, face_mask, face_name,
     mask_face, roll_face, roll_steps, roll_tube,
@@ -680,32 +681,8 @@ class Match:
         """Load a saved match, checking what it means, not only its types: every
         field in range, and the fields agreeing with each other and with the phase
         (a match that could not have been played raises ValueError)."""
-        def bad(what):
-            raise ValueError("saved Q*bert match: %s" % what)
-
-        def is_int(v):
-            return isinstance(v, int) and v is not True and v is not False
-
-        def num(key, lo, hi):
-            v = d[key]
-            if not is_int(v) or not lo <= v <= hi:
-                bad("'%s' out of range" % key)
-            return v
-
-        def flag(key):
-            v = d[key]
-            if v is not True and v is not False:
-                bad("'%s' is not true or false" % key)
-            return v
-
-        def ints(key, n, lo, hi):
-            v = d[key]
-            if not isinstance(v, list) or (n >= 0 and len(v) != n):
-                bad("'%s' is not a list of %d" % (key, n))
-            for x in v:
-                if not is_int(x) or not lo <= x <= hi:
-                    bad("'%s' out of range" % key)
-            return list(v)
+        f = Fields(d, "saved Q*bert match")
+        bad, num, flag, ints = f.bad, f.num, f.flag, f.ints
 
         n_chars = len(CHARACTERS)
         phase = d["phase"]
