@@ -140,6 +140,8 @@ class AppRig(Hands):
         app.tick(self.now)
         if app.dirty:
             app.render(app.canvas, self.now)
+        # the device writes a new secret after its frame, and then lets input through
+        app.sealed(app.secret_seq)
         del app.outbox[:]  # what the device would send to the host
 
 
