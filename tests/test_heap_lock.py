@@ -55,6 +55,7 @@ CHECKS = (
 GC_CHECKS = (
     "no collection inside an animation",
     "collections keep up with the garbage",
+    "a mode left is let go, and comes back",
 )
 
 

@@ -13,7 +13,14 @@ settings screen (the last entry of the menu) both call it.
 After ``device.idle_dim_min`` minutes without input the app asks for a dimmed panel
 (``dimmed``; the shell lowers the LED brightness); the next press or shake only wakes
 it. Never while the mode is ``busy`` (a clock runs, an animation plays).
+
+One mode is loaded at a time: opening a mode parks the others (``park``: their saved
+state kept in ``parked``, their instance let go and, when the shell sets ``unload``,
+their modules too), and opening a parked mode restores it. The board's heap then
+holds the code of the game being played, not of every game played since boot.
 """
+
+import json
 
 from boardside import modes as registry
 from boardside import settings as settings_registry
@@ -57,7 +64,9 @@ class App:
         self.dimmed = False
         self.last_input = 0        # when the last press, shake or request came
         self.swallowed = 0         # bit per button: the press that woke the panel
-        self.instances = {}        # modes opened so far, by name
+        self.instances = {}        # modes loaded, by name (normally just the open one)
+        self.parked = {}           # modes with a game but not loaded: their saved state
+        self.unload = False        # the shell's choice: let go of a parked mode's modules
         self.current = None        # name of the active mode, None while in the menu
         self.menu_index = 0
         self.outbox = []
@@ -117,7 +126,35 @@ class App:
                                 % (name, ", ".join(self.mode_names)))
             m = registry.load(name)(self.ctx)
             self.instances[name] = m
+            state = self.parked.pop(name, None)
+            if state is not None:
+                m.restore(state)  # its own save() made it: it fits
         return m
+
+    def in_play(self, name):
+        """A game of this mode exists (loaded or parked)."""
+        return name in self.instances or name in self.parked
+
+    def park(self, name):
+        """Keep a loaded mode's game as saved state and let go of the mode (and its
+        modules, when ``unload`` is set). The state goes through JSON as on flash,
+        so restore() sees exactly what it would after a power cut."""
+        m = self.instances.pop(name, None)
+        if m is None:
+            return
+        self.parked[name] = json.loads(json.dumps(m.save()))
+        if self.unload:
+            registry.unload(name)
+
+    def park_all(self, keep=None):
+        for name in list(self.instances):
+            if name != keep:
+                self.park(name)
+        if self.unload:
+            # and the modules the settings screen imported to read the modes' tables
+            for name in self.mode_names:
+                if name not in self.instances:
+                    registry.unload(name)
 
     def open(self, name, now_ms):
         """Switch to a mode by name, or to the menu with 'menu'."""
@@ -126,7 +163,9 @@ class App:
             if self.current is not None:
                 self.menu_index = self.mode_names.index(self.current)
             self.current = None
+            self.park_all(keep=self.menu[self.menu_index])  # back in a moment?
         else:
+            self.park_all(keep=name)
             self.mode(name)
             self.current = name
             enter = getattr(self.mode(), "enter", None)
@@ -173,7 +212,8 @@ class App:
         now = settings_registry.current(store, key, s, self.defaults)
         owner = key.partition(".")[0]
         try:
-            m = self.instances.get(owner)
+            # a parked owner is loaded to hear it: it may refuse, or log the change
+            m = self.mode(owner) if owner in self.parked else self.instances.get(owner)
             if m is not None:
                 m.setting_changed(key, now, now_ms)
         except ModeError:
@@ -282,7 +322,7 @@ class App:
                 elif self.current is None:
                     if self.menu[self.menu_index] == SETTINGS_SCREEN:
                         self.open_settings(now_ms)
-                    elif self.instances:
+                    elif self.instances or self.parked:
                         self.open(self.mode_names[self.menu_index], now_ms)
                 else:
                     self.open(MENU_SCREEN, now_ms)
@@ -388,7 +428,7 @@ class App:
         x0 = max(0, (w - (2 * n - 1)) // 2)
         for i in range(n):
             canvas.pixel(x0 + 2 * i, h - 1, BLUE if i == self.menu_index else GREY)
-        if self.instances.get(selected) is not None:
+        if self.in_play(selected):
             canvas.pixel(w - 1, 0, DIM)  # a game is in progress in this mode
 
     def describe(self):
@@ -407,6 +447,8 @@ class App:
         """Everything needed to come back after a power cut."""
         data = {"screen": self.screen(), "menu_index": self.menu_index,
                 "settings": self.ctx.settings, "modes": {}}
+        for name, state in self.parked.items():
+            data["modes"][name] = state
         for name, m in self.instances.items():
             data["modes"][name] = m.save()
         return data
@@ -423,7 +465,11 @@ class App:
             self.ctx.settings.clear()
             self.ctx.settings.update(settings)
         self.instances = {}
+        self.parked = {}
         self.reset_modes = []
+        screen = data.get("screen", MENU_SCREEN)
+        # one mode loaded at a time: each is checked by its own restore(), then
+        # parked, but the one on screen
         for name, state in data["modes"].items():
             if name in self.mode_names:
                 try:
@@ -434,9 +480,10 @@ class App:
                     continue
                 if unverified:
                     self.mode(name).unverified(unverified)
+                if name != screen:
+                    self.park(name)
         idx = data.get("menu_index", 0)
         if isinstance(idx, int) and 0 <= idx < len(self.menu):
             self.menu_index = idx
-        screen = data.get("screen", MENU_SCREEN)
         self.current = screen if screen in self.instances else None
         self.dirty = True

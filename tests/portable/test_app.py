@@ -51,3 +51,76 @@ def test_save_restore_roundtrip():
     assert other.screen() == "dice"
     assert other.mode().describe() == app.mode().describe()
     assert other.mode().results == [5]
+
+
+def _qbert_round_over_the_app(app):
+    """Open Q*bert from the menu and play its roll-off with A (5 against 2)."""
+    if app.screen() != "menu":
+        app.event("press", "menu", 0)
+    while app.menu[app.menu_index] != "qbert":
+        app.event("press", "right", 0)
+    app.event("press", "a", 0)
+    for t in (10, 20, 30):
+        app.event("press", "a", t)
+        app.tick(t + 2000)
+        app.sealed(app.secret_seq)  # as the device's write would
+    return app.mode()
+
+
+def test_opening_a_mode_parks_the_others_and_they_come_back():
+    """One mode is loaded at a time: the one left keeps its game as saved state (what a
+    power cut would bring back), and opening it again restores that game."""
+    app = App(Rng([4, 1, 2]), 16, 16)
+    app.event("press", "a", 0)           # dice
+    app.event("press", "a", 10)          # roll: 4 -> 5
+    app.tick(1000)
+    assert app.mode().results == [5]
+    app.event("press", "menu", 1100)
+    assert "dice" in app.instances       # the menu keeps the last mode at hand
+    mode = _qbert_round_over_the_app(app)
+    assert "dice" not in app.instances and "dice" in app.parked
+    assert app.in_play("dice") and app.in_play("qbert") and not app.in_play("quoridor")
+    before = mode.describe()
+    saved = app.save()
+    assert saved["modes"]["dice"]["results"] == [5] and "qbert" in saved["modes"]
+    app.event("press", "menu", 5000)
+    while app.menu[app.menu_index] != "dice":
+        app.event("press", "left", 5000)
+    app.event("press", "a", 5010)
+    assert app.screen() == "dice" and app.mode().results == [5]
+    assert "qbert" in app.parked and "qbert" not in app.instances
+    assert app.mode("qbert").describe() == before  # loaded again, the same match
+
+
+def test_a_parked_mode_hears_its_own_setting_change():
+    """A setting changed while its mode is parked reaches the mode (Q*bert writes it into
+    its roll log), as it would while the mode was loaded."""
+    app = App(Rng([4, 1, 2]), 16, 16)
+    _qbert_round_over_the_app(app)
+    app.event("press", "menu", 4000)
+    app.open("dice", 4010)
+    assert "qbert" in app.parked
+    entries = len(app.parked["qbert"]["match"]["log"])
+    app.change_setting("qbert.out_rule", "lose_turn", 4020)
+    assert "qbert" in app.instances and "qbert" not in app.parked
+    assert len(app.mode("qbert").match.log) == entries + 1
+
+
+def test_restore_loads_only_the_mode_on_screen():
+    """After a power cut the board's heap holds the open mode; the others are checked
+    by their own restore, then parked."""
+    app = App(Rng([4, 1, 2]), 16, 16)
+    app.event("press", "a", 0)
+    app.event("press", "a", 10)
+    app.tick(1000)
+    _qbert_round_over_the_app(app)
+    data = app.save()
+    other = App(Rng([]), 16, 16)
+    other.restore(data, 0)
+    assert other.screen() == "qbert" and list(other.instances) == ["qbert"]
+    assert list(other.parked) == ["dice"] and other.reset_modes == []
+    data["modes"]["dice"] = {"results": "five"}  # does not fit: reset, alone
+    third = App(Rng([]), 16, 16)
+    third.restore(data, 0)
+    assert third.reset_modes == ["dice"] and not third.in_play("dice")
+    assert third.screen() == "qbert"

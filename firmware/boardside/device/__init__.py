@@ -178,6 +178,7 @@ class Device:
                   defaults={"device.brightness": int(self.hw.brightness * 100 + 0.5)})
         app.log_reader = self.log.tail
         app.sealer = self.seal_now
+        app.unload = True  # the heap holds the open mode's code, not every mode's
         return app
 
     def seal_now(self):
