@@ -77,6 +77,7 @@ class App:
         # buttons pressed over the serial protocol: no contact chatter, no spikes, so
         # no debounce and no minimum press
         self.virtual = ButtonSet(BUTTONS, PAD, debounce_ms=0, min_press_ms=0)
+        self.virtual_held = 0      # bit per virtual button pressed and not released
         # Secrets (docs/persistence.md): a mode's new_secret() bumps secret_seq; the
         # persistence layer calls sealed() with the seq its write held once the write
         # is on flash. In between, input for the mode waits in ``deferred``.
@@ -369,10 +370,14 @@ class App:
 
     def press(self, button, now_ms):
         """A button pressed over the protocol (held until release)."""
-        self.virtual.update_one(BUTTONS.index(button), True, now_ms, self._virtual_sink)
+        i = BUTTONS.index(button)
+        self.virtual_held |= 1 << i  # tick() times its long press and repeats
+        self.virtual.update_one(i, True, now_ms, self._virtual_sink)
 
     def release(self, button, now_ms):
-        self.virtual.update_one(BUTTONS.index(button), False, now_ms, self._virtual_sink)
+        i = BUTTONS.index(button)
+        self.virtual_held &= ~(1 << i)
+        self.virtual.update_one(i, False, now_ms, self._virtual_sink)
 
     def _virtual_sink(self, kind, button):
         self.event(kind, button, self._now)
@@ -380,11 +385,7 @@ class App:
     def tick(self, now_ms):
         """Advance time: virtual buttons' long presses and the mode's animation."""
         self._now = now_ms
-        held = False
-        for b in self.virtual.buttons:
-            if b.down:
-                held = True
-        if held:
+        if self.virtual_held:
             for b in self.virtual.buttons:
                 b.update(b.down, now_ms, self._virtual_sink)
         if self.deferred and not self.unsealed():

@@ -174,9 +174,7 @@ class _Blitter:
         self.out_fb.blit(self.perm_fb, 0, 0, -1, self.drive_fb)  # out[j] = drive[perm[j]]
         total = 0
         for lane in self.lanes:
-            s = 0
-            for w in lane:
-                s += w
+            s = sum(lane)  # in C, and its iterator lives on the stack: no allocation
             total += (s & 0xFFFF) + (s >> 16)
         return total
 

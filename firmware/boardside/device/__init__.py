@@ -72,6 +72,7 @@ class Device:
         self.stalled = False
         self.stall_at = 0
         self.pending = 0        # buttons watched after a stall (after_stall)
+        self.at_rest = False    # every button up and settled at the last read
         self.pending_until = 0
         for i in range(len(self.pins)):
             self.pins[i].irq(self._edge_handler(1 << i),
@@ -171,6 +172,7 @@ class Device:
         self.notice_until = 0
         for b in self.buttons.buttons:
             b.reset(0)
+        self.at_rest = False
         return True
 
     def new_app(self):
@@ -241,6 +243,8 @@ class Device:
             self.jammed = True
         elif down == 0:
             self.jammed = False
+            if self.at_rest and not self.stalled and not self.pending:
+                return  # all up and settled: the debouncer has nothing to do
         if self.stalled:
             self.stalled = False
             self.after_stall(now)
@@ -248,6 +252,11 @@ class Device:
         if self.pending:
             self.settle_pending(levels, now)
         self.buttons.update_pressed(levels, now, self.button_sink)
+        rest = down == 0
+        for b in self.buttons.buttons:
+            if b.down or b.changing:
+                rest = False
+        self.at_rest = rest
 
     def after_stall(self, now):
         """A flash write stalled the chip: no pin was read meanwhile, but each pin's
