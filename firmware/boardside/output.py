@@ -174,7 +174,9 @@ class _Blitter:
         self.out_fb.blit(self.perm_fb, 0, 0, -1, self.drive_fb)  # out[j] = drive[perm[j]]
         total = 0
         for lane in self.lanes:
-            s = sum(lane)  # in C, and its iterator lives on the stack: no allocation
+            s = 0
+            for w in lane:
+                s += w
             total += (s & 0xFFFF) + (s >> 16)
         return total
 
