@@ -71,15 +71,19 @@ class Game:
 
     def step(self):
         live = gc.mem_alloc()  # collected at the end of the previous step
+        self.live_now = live
         if self.baseline is None:
             self.baseline = live  # the menu, before the mode's code is loaded
-            self.script = scenarios.GAMES[self.name](self.rig)
+            self.script = scenarios.GAMES[getattr(self, "script_name", self.name)](self.rig)
             return True
         modules = len(sys.modules)
         try:
             next(self.script)
         except StopIteration:
-            self.report()
+            if self.name.startswith("every mode"):
+                self.report_left()
+            else:
+                self.report()
             return False
         self.rig.step()
         used = gc.mem_alloc() - live
@@ -100,6 +104,11 @@ class Game:
         if self.passes % 2000 == 0:
             progress("%s: %d passes, peak %d bytes" % (self.name, self.passes, self.peak))
         return True
+
+    def report_left(self):
+        emit({"group": "heap_left", "name": "heap in use after %s game" % self.name,
+              "mode": self.name, "bytes": self.live_now - self.baseline,
+              "live": self.live_now, "baseline": self.baseline, "passes": self.passes})
 
     def report(self):
         emit({"group": "heap", "name": "peak heap: %s game" % self.name, "mode": self.name,
@@ -229,8 +238,16 @@ def main(argv):
         with open(hardware) as f:
             rig = Rig(f.read())
         rig.settle()
-        progress("%s game" % args[1])
-        _job.append(Game(rig, args[1]))
+        name = " ".join(args[1:])
+        if name == "every mode, all kept":
+            # as before modes were parked: every mode opened stays loaded
+            rig.app.park_all = lambda keep=None: None
+            name = "every mode, all kept"
+        progress("%s game" % name)
+        game = Game(rig, name)
+        if name.startswith("every mode"):
+            game.script_name = "every mode"
+        _job.append(game)
     else:
         # the App alone: on the heap little else than the firmware, as on a board
         from board.rig import AppRig

@@ -107,8 +107,19 @@ def qbert_game(rig, turns=30, snapshots=None):
             yield from rig.tapping("a")
 
 
+def every_mode(rig):
+    """A game of each mode, one after the other, then a rest in the menu: what the
+    heap holds once every mode has been played."""
+    yield from dice_game(rig, 6)
+    yield from qbert_game(rig, 6)
+    yield from quoridor_game(rig, 4, WORST_CASE_4, False)
+    yield from hands.opening(rig, None)
+    yield from rig.waiting(3000)
+
+
 GAMES = {
     "dice": lambda rig: dice_game(rig, 12),
     "qbert": lambda rig: qbert_game(rig, 30),
     "quoridor": lambda rig: quoridor_game(rig, 4, WORST_CASE_4),
+    "every mode": every_mode,
 }
