@@ -13,8 +13,7 @@ import json
 from boardside import cubequest as cq
 from boardside import icons
 from boardside.app import App
-from boardside.cubequest import BLUE, FREEZE, GRUNT, HEALER, HELM, KING, RED, SKULK, STRIKER
-from boardside.cubequest import game as gm
+from boardside.cubequest import BLUE, GRUNT, HELM, RED, SKULK
 from boardside.mode import ModeError
 from boardside.modes import cubequest_screens as screens
 from boardside.modes.cubequest import CubeQuestMode
