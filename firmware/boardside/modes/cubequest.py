@@ -36,18 +36,16 @@ from boardside.events import A, B, DOWN, LEFT, LONG, PAD, PRESS, RELEASE, REPEAT
 from boardside.mode import Mode, ModeError
 from boardside.modes import cubequest_screens as screens
 from boardside.modes.cubequest_screens import (
-    COIN, CONFIRM, DEFEATED_PICK, END_ITEMS, FIRST_PICKS, FLICK, FREEZE_PICK, HEAL_PICK,
-    HELM_ITEM, ITEMS, MISS_PICK, NEXT_ITEMS, PICKERS, RELEASE_PICK, RESULT, ROSTER, TUMBLE,
+    ALTERNATE_MS, BLINK_MS, COIN, CONFIRM, DEFEATED_PICK, END_ITEMS, FIRST_PICKS, FLICK,
+    FRAME_MS, FREEZE_PICK, HEAL_PICK, HELM_ITEM, ITEMS, MISS_PICK, NEXT_ITEMS, PICKERS,
+    RELEASE_PICK, RESULT, ROSTER, TUMBLE,
 )
 from boardside.saved import Fields
 from boardside.settings import Bool, Int
 
 TUMBLE_MS = 900    # the cube tumbling before its verdict
 COIN_MS = 900      # the coin spinning before the first player shows
-FRAME_MS = 80      # animation frame period
 FLASH_MS = 1500    # a refusal shows this long (or until the next press)
-BLINK_MS = 400     # the Helm's reminder blinks
-ALTERNATE_MS = 1000  # extra flicks waiting for both players: shown in turn
 CONFIRM_ARM_MS = 1000  # "new game?" takes no A sooner: a double tap must not wipe a game
 
 SAVED_VIEWS = ("", ROSTER, RESULT)

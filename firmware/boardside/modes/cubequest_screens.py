@@ -30,6 +30,10 @@ DIAMOND = int("0010001110111110111000100", 2)  # a cube on its edge, as a 5x5 ic
 BOUNCE = (0, -2, -3, -2, 0, 2, 3, 2)  # the tumbling cube's height, frame by frame
 ROWS = (0, 6, 11)
 
+FRAME_MS = 80       # animation frame period
+BLINK_MS = 400      # the Helm's reminder blinks
+ALTERNATE_MS = 1000  # extra flicks waiting for both players: shown in turn
+
 # The bout's actions, in the order left/right steps through them; A does the one shown.
 FLICK = "flick"
 ITEMS = (FLICK, "release", "defeated", "miss", "helm", "king", "hide", "skulk", "freeze",
@@ -220,14 +224,14 @@ def _bout(s, m, now_ms):
     waiting = g.extra_next
     o = 1 - t
     p = o if waiting[o] else t
-    if waiting[0] and waiting[1] and (now_ms // 1000) & 1:
+    if waiting[0] and waiting[1] and (now_ms // ALTERNATE_MS) & 1:
         p = t
     if waiting[p]:
         s.right(6, "+%d" % waiting[p], colour(p))
     label = ITEM_LABELS[m.item]
     if m.item == HELM_ITEM and g.can_helm_again():
         # the Helm's reminder: "as long as your first flick lands in your territory"
-        if (now_ms // 400) & 1 == 0:
+        if (now_ms // BLINK_MS) & 1 == 0:
             s.centre(11, label, YELLOW)
     else:
         s.centre(11, label, WHITE)
@@ -367,7 +371,7 @@ def _result(s, m):
 
 
 def _frame(m, now_ms):
-    return (now_ms - m.anim_start) // 80
+    return (now_ms - m.anim_start) // FRAME_MS
 
 
 def _tumble(s, m, now_ms):
