@@ -151,9 +151,13 @@ def run_vm_suite(opts):
 
 
 def run_heap(opts):
-    """The three scripted games (not timed: two at a time), then the gc pause."""
+    """The scripted game of each mode, then a game of every mode in turn, parked and
+    kept loaded (not timed: two VMs at a time), then the gc pause."""
     records = []
-    games = ("qbert", "quoridor", "dice")
+    # the modes' own games; then what stays on the heap once every mode has been
+    # played: parked (one mode loaded at a time) against every mode kept loaded
+    games = [g for g in scenarios_games() if not g.startswith("every mode")]
+    games += ["every mode", "every mode, all kept"]
     results = {}
 
     def one(mode):
@@ -161,29 +165,28 @@ def run_heap(opts):
                                                     "/hw/boardside.json", "game"]
                                   + mode.split(" "), "vm")
 
-    threads = [threading.Thread(target=one, args=(m,)) for m in games[:2]]
-    for t in threads:
-        t.start()
-    one(games[2])
-    for t in threads:
-        t.join()
+    for k in range(0, len(games), 2):
+        threads = [threading.Thread(target=one, args=(m,)) for m in games[k:k + 2]]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
     for m in games:
         if m not in results:
             raise SystemExit("the %s heap game did not finish" % m)
         records += results[m]
-    # what stays on the heap once every mode has been played: parked (one mode
-    # loaded at a time) against every mode kept loaded, two at a time
-    kept = ("every mode", "every mode, all kept")
-    threads = [threading.Thread(target=one, args=(m,)) for m in kept]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    for m in kept:
-        if m not in results:
-            raise SystemExit("the %s heap game did not finish" % m)
-        records += results[m]
     return records
+
+
+def scenarios_games():
+    """The names of bench/scenarios.py's games (read from its source: importing it
+    needs the VM's board package)."""
+    import re
+
+    text = (BENCH / "scenarios.py").read_text()
+    block = text[text.index("GAMES = {"):]
+    block = block[:block.index("}")]
+    return re.findall(r'^\s+"([^"]+)":', block, re.M)
 
 
 def run_gc(opts):

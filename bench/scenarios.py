@@ -107,17 +107,54 @@ def qbert_game(rig, turns=30, snapshots=None):
             yield from rig.tapping("a")
 
 
+def cubequest_game(rig, turns=12, snapshots=None):
+    """Both teams done as they are (the basic mix), the coin, then turns: a flick, a
+    release roll of the turn's Grunt, the end of the turn; every fourth turn one of the
+    opponent's Grunts is knocked off instead. snapshots: a dict filled with "bout" (after
+    a flick) and "result" (a verdict shown) -> App.save(), the first time each shows
+    after the second turn."""
+    yield from hands.opening(rig, "cubequest")
+    mode = rig.app.mode()
+    for _ in range(2):
+        yield from rig.tapping("a")           # red's team done, then blue's
+    yield from rig.tapping("a")               # toss the coin
+    yield from rig.waiting(1100)
+    yield from rig.tapping("a")
+
+    def keep(view):
+        if snapshots is not None and t >= 2 and view not in snapshots:
+            snapshots[view] = rig.app.save()
+
+    for t in range(turns):
+        yield from rig.tapping("a")           # a flick
+        keep("bout")
+        yield from rig.tapping("right")       # the release roll ...
+        if t % 4 == 3:
+            yield from rig.tapping("right")   # ... or a cube knocked off
+        yield from rig.tapping("a")
+        yield from rig.tapping("a")           # roll (or report)
+        yield from rig.waiting(1100)
+        if mode.view == "result":
+            keep("result")
+            yield from rig.tapping("a")
+        while mode.item:
+            yield from rig.tapping("left")
+        yield from rig.tapping("b")           # the turn ends
+
+
 def every_mode(rig):
     """A game of each mode, one after the other, then a rest in the menu: what the
     heap holds once every mode has been played."""
     yield from dice_game(rig, 6)
     yield from qbert_game(rig, 6)
     yield from quoridor_game(rig, 4, WORST_CASE_4, False)
+    yield from cubequest_game(rig, 6)
     yield from hands.opening(rig, None)
     yield from rig.waiting(3000)
 
 
 GAMES = {
+    "cubequest": lambda rig: cubequest_game(rig, 30),
     "dice": lambda rig: dice_game(rig, 12),
     "qbert": lambda rig: qbert_game(rig, 30),
     "quoridor": lambda rig: quoridor_game(rig, 4, WORST_CASE_4),

@@ -461,6 +461,40 @@ def ops_qbert(rig):
         yield op
 
 
+def ops_cubequest(rig):
+    import scenarios
+
+    snaps = {}
+    rig.run(scenarios.cubequest_game(rig, turns=10, snapshots=snaps))
+    final = _only(rig.app.save(), "cubequest")
+    bout = _only(snaps["bout"], "cubequest")
+
+    def picker(name):
+        return lambda mode: mode._do(name)
+
+    # a flick; the press that makes a release roll (hidden while the cube tumbles); the
+    # verdict put away; a cube knocked off; the next action under A
+    for snap, button, label, poke in (
+            (bout, "a", "flick", None),
+            (bout, "a", "release roll", picker("release")),
+            (_only(snaps["result"], "cubequest"), "a", "back from the verdict", None),
+            (bout, "a", "a cube knocked off", picker("defeated")),
+            (bout, "right", "next action", None)):
+        for op in _press_ops(rig, "cubequest", label, snap, button, poke):
+            yield op
+
+    def tumbling(mode):
+        mode._do("release")
+        mode.handle("press", "a", rig.dev.now)
+
+    restore = _restore(rig, bout, tumbling)
+    restore()
+    app = rig.app
+    yield Op("cubequest", "render: tumble frame", lambda: app.render(app.canvas, rig.dev.now))
+    for op in _save_op(rig, "cubequest", "after 10 turns", final):
+        yield op
+
+
 def _slowest_fence(timer, game, after):
     """The legal fence whose check takes longest right after a move."""
     fences = [m for m in game.legal_moves() if len(m) == 3]
@@ -721,6 +755,7 @@ JOBS = (
     ("device", ops_device),
     ("dice", ops_dice),
     ("qbert", ops_qbert),
+    ("cubequest", ops_cubequest),
     ("quoridor engine", ops_quoridor_engine),
     ("quoridor mode", ops_quoridor_mode),
     ("quoridor-rl", ops_quoridor_rl),

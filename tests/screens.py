@@ -5,7 +5,7 @@ of them (tests/test_visibility.py).
 does (tick every pass, a frame when dirty), sends each frame through the real output
 stage (gamma, brightness, the power limiter) of a hardware description, and hands
 every LED frame to ``look(walk, where)``. ``every_screen(walk)`` plays scripts that go
-through the menu, the settings screen, Dice, Quoridor and Q*bert; ``walk.seen`` names
+through the menu, the settings screen, Dice, Quoridor, Q*bert and Cube Quest; ``walk.seen`` names
 the screens it reached, so a test can check that nothing was left out.
 """
 
@@ -131,6 +131,25 @@ class Walk:
             flash = m.flash[0] if m.flash else None
             return ("quoridor", m.screen, m.players, m.status, m.hints, flash,
                     m.clock is not None)
+        if app.current == "cubequest":
+            g = m.game
+            picked = None
+            if m.view == "roster":
+                picked = m.roster
+            elif m.view in ("release", "defeated"):
+                picked = (m.pick_player, m.pick_kind)
+            elif m.view == "freeze":
+                picked = m.freeze_count
+            elif m.view == "heal":
+                picked = m.heal_item
+            elif m.view == "result":
+                last = g.last_roll()
+                picked = (last[0][3], len(last), last[0][6], m.page)
+            elif g.phase == "teams":
+                picked = (m.editing, g.hides(0), g.hides(1), g.done[0], g.done[1])
+            elif g.phase == "bout" and m.view == "":
+                picked = (m.item, m.blink, g.special)
+            return ("cubequest", g.phase, m.view, m.anim, m.flash_until >= 0, picked)
         match = m.match
         # the log entry shown: its kind and its outcome (tube) or mover (character)
         entry = tuple(match.log[m.log_pos][3:6:2]) if m.view == "log" else None
@@ -435,6 +454,145 @@ def qbert(w):
     w.tap("b")
 
 
+def cq_item(w, name):
+    """Left/right to one of Cube Quest's bout actions."""
+    from boardside.modes import cubequest_screens as screen
+    m = w.app.mode()
+    while screen.ITEMS[m.item] != name:
+        w.tap("right", settle=50)
+
+
+def cq_roll(w, player, kind):
+    """A release roll through its picker: the tumble, then the verdict (A: back)."""
+    m = w.app.mode()
+    cq_item(w, "release")
+    w.tap("a")
+    if m.pick_player != player:
+        w.tap("right")
+    while m.pick_kind != kind:
+        w.tap("down")
+    w.tap("a", settle=1100)
+    verdict = m.game.last_roll()[0][6]
+    w.tap("a")
+    return verdict
+
+
+CQ_TEAM = {"striker": 2, "helm": 2, "skulk": 2, "grunt": 4, "healer": 2, "freeze": 2}
+
+
+def cubequest(w):
+    w.open("cubequest")
+    m = w.app.mode()
+    g = m.game
+    # the teams: every type, a refusal, both players, done, reopened, the basic mix
+    for _ in range(7):
+        w.tap("down", settle=50)
+    w.tap("right")                           # a fifth Striker: refused (amber)
+    w.wait(1600)
+    w.tap("b")                               # blue's team
+    w.tap("a")                               # done: red's turn
+    w.tap("b")                               # blue's again, ticked
+    w.tap("a")                               # reopened
+    w.tap("left")
+    w.hold("b", 800)                         # the basic mix
+    # teams with a cube of every kind; entered in secret: a lock on the other side,
+    # then on the team committed, until both are done
+    w.set("cubequest.secret_teams", True)
+    w.act("team", player="red", team=CQ_TEAM)
+    w.act("team", player="blue", team=CQ_TEAM)
+    w.tap("b")                               # red's team
+    w.tap("a")                               # done in secret: blue's turn
+    w.tap("b")                               # red's side: a lock
+    w.tap("b")
+    w.tap("a")                               # both done: shown
+    w.set("cubequest.secret_teams", None)
+    assert g.phase == "first", g.phase
+    for button in ("left", "right", "right", "left"):
+        w.tap(button)                        # red, the coin, blue
+    w.tap("a", settle=1100)                  # the coin spins, then the first player
+    w.tap("a")
+    assert g.phase == "bout"
+    # the bout's screen with every action under A; a refusal; the Helm's reminder
+    for _ in range(12):
+        w.tap("right", settle=50)
+    w.tap("b")                               # nothing moved yet: refused
+    w.wait(1600)
+    w.tap("a")                               # a flick: a Helm may flick again
+    w.both_blinks()
+    w.tap("a")                               # it does
+    w.act("miss", player=["red", "blue"][g.turn])
+    w.act("miss", player=["red", "blue"][1 - g.turn])  # extra flicks for both: in turn
+    w.wait(2100)
+    # release rolls of every kind for both players: both verdicts show
+    for k in range(8):
+        cq_roll(w, k % 2, (1, 2, 3, 4)[k // 2])
+    # every picker's screens
+    cq_item(w, "defeated")
+    w.tap("a")
+    for _ in range(7):
+        w.tap("down", settle=50)             # the King: END
+    w.tap("right")
+    w.tap("b")
+    cq_item(w, "miss")
+    w.tap("a")
+    w.tap("right")
+    w.tap("b")
+    w.tap("b")                               # the turn ends
+    cq_item(w, "king")
+    w.tap("a")                               # a turn spent on a King move
+    w.tap("b")
+    # the next player: Freezes, and a healing of five cubes by two Healers
+    name = ["red", "blue"][g.turn]
+    for cube in ("grunt", "grunt", "grunt", "skulk", "skulk"):
+        if g.in_play[g.turn][cq_kind(cube)]:
+            w.act("defeated", player=name, cube=cube)
+    cq_item(w, "freeze")
+    w.tap("a")
+    w.tap("right")                           # two: the reminder
+    w.tap("b")
+    cq_item(w, "heal")
+    w.tap("a")
+    w.tap("right")                           # two Healers: 12 points
+    for n in (2, 3):
+        w.tap("down")                        # the Skulks, then the Grunts
+        for _ in range(n):
+            w.tap("right")
+    w.tap("a", settle=1100)
+    w.tap("right")                           # the rest of the healing
+    w.tap("a")
+    # the roster, page by page
+    w.tap("up")
+    for _ in range(8):
+        w.tap("down")
+    w.tap("a")
+    # the bout ends: every choice after a bout, then after the game
+    w.act("defeated", player=name, cube="king")
+    for _ in range(3):
+        w.tap("right")
+    w.tap("up")                              # the roster after the bout
+    w.tap("a")
+    w.act("new")
+    w.set("cubequest.bouts_to_win", 1)
+    w.act("done", player="red")
+    w.act("done", player="blue")
+    w.act("first", player="red")
+    w.frame()
+    w.set("cubequest.bouts_to_win", None)
+    w.act("defeated", player="red", cube="king")
+    assert g.phase == "game_over", g.phase
+    w.frame()
+    w.tap("right")
+    w.tap("right")
+    w.tap("a")                               # new game?
+    w.wait(1100)
+    w.tap("b")
+
+
+def cq_kind(name):
+    from boardside.cubequest import KINDS
+    return KINDS.index(name)
+
+
 def every_screen(w):
     menu_and_settings(w)
     dice(w)
@@ -442,3 +600,5 @@ def every_screen(w):
     quoridor(w)
     w.tap("menu")
     qbert(w)
+    w.tap("menu")
+    cubequest(w)

@@ -18,7 +18,8 @@ def led_centres(path, scale=16):
 
 def test_the_committed_pictures_are_the_simulators(tmp_path):
     made = docimages.make(str(tmp_path))
-    assert [os.path.basename(p) for p in made] == ["menu.png", "settings.png"]
+    assert [os.path.basename(p) for p in made] == ["menu.png", "settings.png",
+                                                   "cubequest-release.png"]
     for path in made:
         name = os.path.basename(path)
         committed = os.path.join(ROOT, "docs", "img", name)
@@ -31,3 +32,4 @@ def test_the_readme_shows_the_settings_screen():
     with open(os.path.join(ROOT, "README.md")) as f:
         readme = f.read()
     assert "](docs/img/settings.png)" in readme
+    assert "](docs/img/cubequest-release.png)" in readme

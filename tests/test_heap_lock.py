@@ -39,6 +39,7 @@ CHECKS = (
     "idle main loop, menu",
     "idle main loop, dice after a roll",
     "idle main loop, qbert after the roll-off",
+    "idle main loop, cubequest during a bout",
     "idle main loop, quoridor between cursor blinks",
     "idle main loop across the ticks_ms wrap",
     "idle main loop just below 2**30 ms of uptime",

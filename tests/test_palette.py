@@ -12,6 +12,7 @@ import pytest
 
 from boardside import canvas, settings_screen
 from boardside.canvas import FAINT, RED, WHITE, scale
+from boardside.modes import cubequest_screens as cubequest
 from boardside.modes import dice, qbert, quoridor
 from boardside.output import MIN_DRIVE, gamma_table
 
@@ -30,6 +31,9 @@ PALETTE = {
     "quoridor": list(quoridor.PLAYER_COLOURS) + [
         quoridor.FENCE_COLOUR, quoridor.SQUARE_COLOUR, quoridor.HINT_COLOUR, quoridor.AMBER]
     + [c for _, c in quoridor.REASONS.values()],
+    "cubequest": list(cubequest.PLAYER_COLOURS) + [
+        cubequest.TICK_COLOUR, cubequest.CROSS_COLOUR, cubequest.SHADOW_COLOUR,
+        cubequest.REFUSED_COLOUR],
     "settings": [settings_screen.GROUP_COLOUR, settings_screen.LABEL_COLOUR,
                  settings_screen.VALUE_COLOUR],
 }
@@ -54,7 +58,8 @@ def test_dimmed_colours_stay_visible_and_keep_their_main_channels():
     assert scale(0x00FFFF, 1, 3) == (FAINT << 8) | FAINT      # a dim cyan, not a dark one
     assert scale(0x0070FF, 1, 4) == FAINT                      # a faint tint goes dark
     assert scale(0xFFFFFF, 1, 1) == 0xFFFFFF and scale(0, 1, 3) == 0
-    for colour in PALETTE["qbert"] + PALETTE["dice"] + PALETTE["quoridor"]:
+    for colour in (PALETTE["qbert"] + PALETTE["dice"] + PALETTE["quoridor"]
+                   + PALETTE["cubequest"]):
         for den in (2, 3, 4):
             dimmed = scale(colour, 1, den)
             assert dimmed, hex(colour)
@@ -85,6 +90,15 @@ def test_quoridor_players_stay_apart_in_every_colour_vision():
 
 def test_qbert_players_stay_apart_in_every_colour_vision():
     assert worst(qbert.PLAYER_COLOURS)[0] >= APART, worst(qbert.PLAYER_COLOURS)
+
+
+def test_cube_quest_players_stay_apart_and_from_the_refusal_amber():
+    """ "One player plays the red cubes, the other plays blue": the two colours, and
+    both against the amber of a refused button, in every colour vision."""
+    players = cubequest.PLAYER_COLOURS
+    assert worst(players)[0] >= APART, worst(players)
+    refused = [cubequest.REFUSED_COLOUR]
+    assert worst(players, refused)[0] >= NEAR_WHITE, worst(players, refused)
 
 
 def test_the_check_catches_colours_that_merge():

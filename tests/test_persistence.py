@@ -129,9 +129,37 @@ def _qbert_reroll_refused(board):
     return board.request({"cmd": "act", "action": "drop"})
 
 
+def _cubequest_secret(board):
+    board.request({"cmd": "set", "key": "cubequest.secret_teams", "value": True})
+    board.request({"cmd": "mode", "name": "cubequest"})
+    team = {"striker": 2, "helm": 2, "skulk": 2, "grunt": 3}
+    assert board.request({"cmd": "act", "action": "team",
+                          "args": {"player": "red", "team": team}})["ok"]
+    assert board.request({"cmd": "act", "action": "done", "args": {"player": "red"}})["ok"]
+    return board.app.mode().game.team(0)  # committed in secret
+
+
+def _cubequest_hidden(board):
+    return board.request({"cmd": "state"})["state"]["teams"]["red"] == {
+        "done": True, "hidden": True}
+
+
+def _cubequest_alter(state):
+    state["modes"]["cubequest"]["game"]["teams"][0] = [1, 4, 0, 0, 12, 0, 0]
+
+
+def _cubequest_reroll_refused(board):
+    # a team committed in secret changes only by reopening it (which the other sees)
+    return board.request({"cmd": "act", "action": "add",
+                          "args": {"player": "red", "cube": "grunt"}})
+
+
 SECRETS = {
     "dice": (_dice_secret, _dice_hidden, _dice_alter, _dice_reroll_refused),
     "qbert": (_qbert_secret, _qbert_hidden, _qbert_alter, _qbert_reroll_refused),
+    # a team entered in secret, committed (docs/cubequest.md)
+    "cubequest": (_cubequest_secret, _cubequest_hidden, _cubequest_alter,
+                  _cubequest_reroll_refused),
 }
 
 

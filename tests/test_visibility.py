@@ -22,6 +22,8 @@ MUST_SEE_16 = {
     ("menu", "dice"), ("menu", "quoridor"), ("menu", "qbert"), ("menu", "settings"),
     ("settings", "device.brightness"), ("settings", "qbert.faces"),
     ("settings", "qbert.usb_peek"), ("settings", "quoridor.clock_s"),
+    ("menu", "cubequest"), ("settings", "cubequest.secret_teams"),
+    ("settings", "cubequest.bouts_to_win"),
 }
 
 
@@ -87,6 +89,20 @@ def test_every_lit_pixel_of_every_screen_is_visible(size):
         (False, False, False, False), (False, True, True, False),
         (False, False, True, False), (True, False, True, False), (True, False, True, True),
         (True, False, False, False)}
+    cube = kinds(seen, "cubequest")
+    assert {s[1] for s in cube} == {"teams", "first", "bout", "bout_over", "game_over"}
+    assert {s[2] for s in cube} >= {"", "roster", "result", "confirm", "release", "defeated",
+                                    "miss", "freeze", "heal"}, cube
+    assert {s[3] for s in cube} == {"", "tumble", "coin"} and any(s[4] for s in cube)
+    results = {s[5][:3] for s in cube if s[2] == "result" and not s[3]}
+    # a release roll escaped and one defeated, a healing of five, the coin
+    assert results >= {(0, 1, 0), (0, 1, 1), (2, 1, 1)} and any(
+        r[0] == 1 and r[1] == 5 for r in results), results
+    assert {s[5][1:3] for s in cube if s[1] == "teams"} >= {(False, False), (True, True)}
+    blinks = {s[5][1] for s in cube if s[1] == "bout" and s[2] == "" and s[5]}
+    assert blinks >= {-1, 0, 1, 2, 3}, blinks                  # the Helm, the extra flicks
+    assert {s[5][2] for s in cube if s[1] == "bout" and s[2] == "" and s[5]} >= {
+        "", "king", "healer"}
     assert walk.frames > 1000, walk.frames
 
 

@@ -27,7 +27,22 @@ def settings(board):
     board.tap("right").tap("right")
 
 
-PICTURES = (("menu.png", menu), ("settings.png", settings))
+def cubequest_release(board):
+    """Cube Quest: a release roll's verdict (the teams as they start, red first)."""
+    from boardside import modes
+
+    for _ in range(modes.names().index("cubequest")):
+        board.tap("down")
+    board.tap("a")                       # open Cube Quest
+    board.tap("a").tap("a")              # both teams done: the basic mix
+    board.tap("left").tap("a")           # red goes first
+    board.tap("right").tap("a")          # the release roll: red's Grunt
+    board.tap("a")                       # roll
+    board.advance(1200)                  # the tumble, then the verdict
+
+
+PICTURES = (("menu.png", menu), ("settings.png", settings),
+            ("cubequest-release.png", cubequest_release))
 
 
 def make(out_dir):

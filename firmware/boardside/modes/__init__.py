@@ -11,6 +11,7 @@ REGISTRY = (
     ("dice", "boardside.modes.dice", "DiceMode", "DICE", "die"),
     ("quoridor", "boardside.modes.quoridor", "QuoridorMode", "QUOR", "fence"),
     ("qbert", "boardside.modes.qbert", "QbertMode", "QBRT", "qbert"),
+    ("cubequest", "boardside.modes.cubequest", "CubeQuestMode", "CUBE", "king"),
 )
 
 

@@ -106,6 +106,13 @@ def checks(rig):
                 marked(in_mode("dice", lambda: rig.tap("a"))), frames(0, 0))
     yield Check("idle main loop, qbert after the roll-off", idle, PASSES,
                 marked(in_mode("qbert", lambda: rig.tap("a"))), frames(0, 0))
+
+    def cubequest_bout():
+        for b in ("a", "a", "left", "a", "a"):  # both teams, red first, a flick
+            rig.tap(b)
+
+    yield Check("idle main loop, cubequest during a bout", idle, PASSES,
+                marked(in_mode("cubequest", cubequest_bout)), frames(0, 0))
     yield Check("idle main loop, settings screen", idle, PASSES,
                 marked(in_mode("settings")), frames(0, 0))
 
