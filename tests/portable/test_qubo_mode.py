@@ -300,6 +300,33 @@ def test_undo_takes_back_the_last_entry_again_and_again():
     assert [e["n"] for e in t.events("undo")] == [2, 1]
 
 
+def test_quiet_passes_work_out_the_next_undo_a_share_at_a_time():
+    """After an undo or a restore, the replay an undo needs is done in the quiet passes
+    that follow, a few entries each, so that no press waits for all of it."""
+    from boardside.modes.qubo import PREPARE_STEP
+
+    t = Table()
+    t.start(4)
+    for k in range(40):
+        if k % 3:
+            t.act("score", small=k % 2)
+        else:
+            t.act("pass")
+    data = json.loads(json.dumps(t.mode.save()))
+    expected = t.act("undo")["undone"]
+    other = Table()
+    other.app.restore({"modes": {"qubo": data}, "screen": "qubo"}, other.t)
+    game = other.app.mode().game
+    passes = 0
+    while game._before_last is None:
+        other.wait(10)
+        passes += 1
+    assert passes == (40 - 1 + PREPARE_STEP - 1) // PREPARE_STEP, passes
+    other.menu("UNDO")
+    assert other.events("undo")[-1]["n"] == expected["n"] == 40
+    assert other.state()["scores"] == t.state()["scores"]
+
+
 # -- the end -------------------------------------------------------------------------------
 def test_ten_points_win_at_once_and_the_winner_is_shown():
     """ "The game ends immediately when a player reaches 10 points or more. That player

@@ -33,6 +33,8 @@ from boardside.settings import Choice, need_bool, need_int, need_str
 
 FLASH_MS = 700         # a refused button shows the red cross this long
 CONFIRM_ARM_MS = 1000  # "new game?" takes no A sooner: a double tap must not wipe a game
+PREPARE_AFTER_MS = 100  # an undo's frame is out by then: work out the next undo ...
+PREPARE_STEP = 16       # ... replaying this many entries a pass (a few ms on the board)
 HISTORY_PAGE = 16      # entries per protocol reply at most
 HISTORY_DEFAULT = 8
 
@@ -85,6 +87,7 @@ class QuboMode(Mode):
         self.flash_until = -1
         self.message = ""        # why the last button was refused
         self._walk = None        # history sums at ``at`` (see history_at)
+        self._prepare_at = -1    # when to work out the next undo; -1: nothing to do
 
     # -- settings -------------------------------------------------------------------------
     def final_round_win(self):
@@ -120,12 +123,17 @@ class QuboMode(Mode):
         up from the kept history's base. Kept from one call to the next, so a step
         through the history adds or takes back one entry instead of adding them all."""
         g = self.game
-        key = (g.dropped, len(g.history))
+        h = g.history
+        key = (g.dropped, len(h))
         w = self._walk
         if w is None or w[3] != key:
-            base = g.base
-            w = self._walk = [-1, base.turns, list(base.scores), key]
-        h = g.history
+            # from the nearer end: the base before the kept entries, or the game as it
+            # is after all of them (the history opens at the newest)
+            if 2 * i < len(h):
+                w = [-1, g.base.turns, list(g.base.scores), key]
+            else:
+                w = [len(h) - 1, g.tally.turns, list(g.tally.scores), key]
+            self._walk = w
         while w[0] < i:
             w[0] += 1
             self._count(w, h[w[0]], 1)
@@ -180,6 +188,7 @@ class QuboMode(Mode):
 
     def do_undo(self):
         gone = self.game.undo()
+        self._prepare_at = self.now + PREPARE_AFTER_MS
         self.page = 0  # the scores (or the result, when the game is over again)
         self.emit({"event": "undo", "n": gone["n"], "kind": gone["kind"],
                    "player": gone["player"]})
@@ -210,6 +219,8 @@ class QuboMode(Mode):
     # -- buttons ---------------------------------------------------------------------------
     def handle(self, kind, button, now_ms):
         self.now = now_ms
+        if self._prepare_at >= 0:
+            self._prepare_at = now_ms + PREPARE_AFTER_MS  # not in the pass of a press
         if button == B:
             if kind == PRESS:
                 self.b_long = False
@@ -404,6 +415,12 @@ class QuboMode(Mode):
         self.confirm_at = self.now
 
     def tick(self, now_ms):
+        if 0 <= self._prepare_at <= now_ms:
+            # Quiet passes after an undo (its frame is out) or a restore replay the
+            # kept entries, a share each, so that the next undo takes one step
+            # (docs/performance.md).
+            if not self.game.prepare_undo(PREPARE_STEP):
+                self._prepare_at = -1
         if self.flash_until >= 0 and now_ms >= self.flash_until:
             self.flash_until = -1
             return True
@@ -642,6 +659,7 @@ class QuboMode(Mode):
         self._ui_reset()
         self.view, self.page, self.field, self.kind = view, page, field, kind
         self.shapes, self.column, self.item, self.pile, self.at = shapes, column, item, pile, at
+        self._prepare_at = 0  # the first quiet pass works out the undo
 
     # -- drawing ---------------------------------------------------------------------------
     def render(self, canvas, now_ms):
