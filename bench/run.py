@@ -151,9 +151,9 @@ def run_vm_suite(opts):
 
 
 def run_heap(opts):
-    """The three scripted games (not timed: two at a time), then the gc pause."""
+    """The scripted games (not timed: two at a time), then the gc pause."""
     records = []
-    games = ("qbert", "quoridor", "dice")
+    games = ("qbert", "quoridor", "dice", "qubo")
     results = {}
 
     def one(mode):
@@ -163,7 +163,8 @@ def run_heap(opts):
     threads = [threading.Thread(target=one, args=(m,)) for m in games[:2]]
     for t in threads:
         t.start()
-    one(games[2])
+    for m in games[2:]:
+        one(m)
     for t in threads:
         t.join()
     for m in games:
