@@ -12,7 +12,6 @@ from boardside_host.sim import SimBoard
 KEY_FILE = "seal.key"  # boardside.device.KEY_FILE (the device package needs machine)
 YELLOW = (255, 255, 0)
 WHITE = (255, 255, 255)
-RED = (255, 0, 0)
 
 
 def state(board):
@@ -126,7 +125,10 @@ def test_the_last_card_then_a_tie_broken_by_large_squares(board):
     assert s["final_round"] and s["last_card_by"] == 1 and s["turns_left"] == 2
     assert s["last_of_round"] == 3      # at the right of the starting player
     frame = board.canvas_frame()
-    assert [frame[y][7] for y in range(16)] == [RED] * 16  # the final round
+    grey = rgb(screens.FINAL_COLOUR)
+    assert [frame[y][7] for y in range(16)] == [grey] * 16  # the final round
+    assert colours_in(frame, 8, 5, 7, 1) == {WHITE}          # player 2 on turn
+    assert colours_in(frame, 8, 13, 7, 1) == {grey}          # player 3 still to come
     final = events(board, "final_round")[-1]
     assert final["last_card_by"] == 1 and final["turns_left"] == 2
     pass_turn(board)                    # player 2

@@ -376,12 +376,15 @@ def test_the_last_card_starts_the_final_round_and_the_board_marks_it():
     assert s["final_round"] and s["last_card_by"] == 1 and s["turns_left"] == 2, s
     assert t.events("final_round")[-1]["turns_left"] == 2
     c = t.frame()
-    red = 0xFF0000
-    assert [c.get(7, y) for y in range(16)] == [red] * 16
-    assert [c.get(15, y) for y in (15, 13)] == [0xFFFFFF] * 2  # two turns left
-    assert c.get(15, 11) == red
+    grey = screens.FINAL_COLOUR
+    assert [c.get(7, y) for y in range(16)] == [c.get(15, y) for y in range(16)] == [grey] * 16
+    assert colours_in(c, 8, 5, 7, 1) == {0xFFFFFF}  # player 2 on turn ...
+    assert colours_in(c, 8, 13, 7, 1) == {grey}     # ... player 3 still to play
+    assert lit(c, 0, 5, 7, 1) == []                 # player 1 is done
     t.turn(small=2)
     assert t.state()["phase"] == "play" and t.state()["turns_left"] == 1
+    c = t.frame()
+    assert colours_in(c, 8, 13, 7, 1) == {0xFFFFFF} and lit(c, 8, 5, 7, 1) == []
     t.pass_turn()       # player 3 plays last: the points are compared
     s = t.state()
     assert s["phase"] == "over" and s["result"]["winners"] == [1] and s["result"]["by"] == \

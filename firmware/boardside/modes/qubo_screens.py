@@ -37,7 +37,8 @@ NEW = "NEW"
 
 TURN_COLOUR = WHITE     # the line under the score of the player on turn
 WINNER_COLOUR = YELLOW  # ... and under the winners' scores once the game is over
-FINAL_COLOUR = RED      # the final round: two lines down the board
+FINAL_COLOUR = GREY     # the final round: two lines down the board, and a line
+#                         under each score still to come in it
 CELLS = ((0, 0), (8, 0), (8, 8), (0, 8))  # players 1-4, clockwise from the top left
 STRIP_W = 7             # the pattern under a score: two rows of its tile, 7 wide
 KIND_GLYPHS = {"place": "+", "move": ">"}  # a card added; a card moved
@@ -157,13 +158,15 @@ def yes_no(p):
 
 
 def board(m, p):
-    """Every player's score in their corner, over two rows of their pattern; a line
-    under the score of the player on turn (the winners' once the game is over); the
-    final round: two red lines down the board, with a white dot per turn left."""
+    """Every player's score in their corner, over two rows of their pattern; a white
+    line under the score of the player on turn (yellow under the winners' once the
+    game is over). The final round: two grey lines down the board, and a grey line
+    under the score of each player still to play after this turn."""
     g = m.game
     t = g.tally
     on = g.on_turn()
     over = g.phase == qg.OVER
+    final = g.phase == qg.PLAY and t.final_end
     for i in range(g.players):
         x, y = CELLS[i]
         c = COLOURS[g.colours[i]]
@@ -173,11 +176,12 @@ def board(m, p):
         elif over and i + 1 in t.winners:
             p.hline(x, y + 5, STRIP_W, WINNER_COLOUR)
         p.bits(x, y + 6, STRIPS[g.colours[i]], STRIP_W, 2, c)
-    if g.phase == qg.PLAY and t.final_end:
+    if final:
         p.vline(7, 0, 16, FINAL_COLOUR)
         p.vline(15, 0, 16, FINAL_COLOUR)
-        for k in range(g.turns_left()):
-            p.px(15, 15 - 2 * k, WHITE)
+        for turn in range(t.turns + 1, t.final_end):
+            x, y = CELLS[g.player_of(turn) - 1]
+            p.hline(x, y + 5, STRIP_W, FINAL_COLOUR)
 
 
 def player(m, p, who):
