@@ -230,7 +230,7 @@ def test_a_turn_scores_its_shapes_and_they_add_up():
     t.turn(small=2, rect=1, large=1)
     s = t.state()
     assert s["scores"] == [1 + 2 + 2 + 3, 2] and s["large"] == [1, 0], s
-    turns = t.events("turn")
+    turns = t.events("entry")
     assert [e["points"] for e in turns] == [1, 2, 7]
     assert turns[-1]["score"] == 8 and turns[-1]["player"] == 1
 
@@ -460,12 +460,13 @@ def test_a_counted_deck_finds_the_last_card_by_itself():
     t.tap("down")
     t.tap("a")                  # they count 2
     assert t.state()["pile"] == 2
+    assert t.events("entry")[-1]["kind"] == "pile" and t.events("entry")[-1]["cards"] == 2
     t.pass_turn()               # 1 left
     assert not t.state()["final_round"]
     t.turn(large=1)             # player 2 takes the last card: the last of the round
     s = t.state()
     assert s["phase"] == "over" and s["result"]["winners"] == [2], s
-    assert t.events("turn")[-1]["last_card"] is True
+    assert t.events("entry")[-1]["last_card"] is True
 
 
 def test_the_house_rule_for_ten_points_in_the_final_round():

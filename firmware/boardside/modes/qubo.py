@@ -184,7 +184,9 @@ class QuboMode(Mode):
         return entry
 
     def do_pile(self, cards):
-        return self.game.correct_pile(cards)
+        entry = self.game.correct_pile(cards)
+        self._entered(entry, self.game.final_round())
+        return entry
 
     def do_undo(self):
         gone = self.game.undo()
@@ -202,7 +204,7 @@ class QuboMode(Mode):
     def _entered(self, entry, was_final):
         g = self.game
         self.page = 0  # the scores, or the result once the game is over
-        e = {"event": "turn"}
+        e = {"event": "entry"}
         for k in entry:
             e[k] = entry[k]
         self.emit(e)
