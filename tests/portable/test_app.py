@@ -51,3 +51,17 @@ def test_save_restore_roundtrip():
     assert other.screen() == "dice"
     assert other.mode().describe() == app.mode().describe()
     assert other.mode().results == [5]
+
+
+def test_an_unknown_mode_is_refused_and_the_settings_screen_stays_open():
+    from boardside.mode import ModeError
+
+    app = App(Rng([]), 16, 16)
+    app.open_settings(0)
+    try:
+        app.open("nowhere", 10)
+    except ModeError:
+        pass
+    else:
+        raise AssertionError("an unknown mode was opened")
+    assert app.screen() == "settings"
