@@ -565,6 +565,15 @@ def test_the_history_pages_through_every_entry_on_the_device():
     assert t.state()["history_at"]["n"] == 1
     t.tap("b")
     assert t.state()["screen"] == "scores"
+    # the newest entry taken back and another in its place: the history shows the new one
+    t.menu("HIST")
+    assert t.mode.history_at(5)[1][1] == 7  # player 2: 4 + 3
+    t.tap("b")
+    t.act("undo")
+    t.act("score", large=2)
+    t.menu("HIST")
+    assert t.state()["history_at"]["score"] == 10
+    assert t.mode.history_at(5)[1][1] == 10  # 4 + 6
 
 
 def test_every_screen_draws_on_small_and_large_grids():

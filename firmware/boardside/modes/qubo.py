@@ -124,7 +124,7 @@ class QuboMode(Mode):
         through the history adds or takes back one entry instead of adding them all."""
         g = self.game
         h = g.history
-        key = (g.dropped, len(h))
+        key = (g.dropped, len(h))  # a safeguard: every entry and undo drops the sums
         w = self._walk
         if w is None or w[3] != key:
             # from the nearer end: the base before the kept entries, or the game as it
@@ -190,6 +190,7 @@ class QuboMode(Mode):
 
     def do_undo(self):
         gone = self.game.undo()
+        self._walk = None  # the history changed
         self._prepare_at = self.now + PREPARE_AFTER_MS
         self.page = 0  # the scores (or the result, when the game is over again)
         self.emit({"event": "undo", "n": gone["n"], "kind": gone["kind"],
@@ -203,6 +204,7 @@ class QuboMode(Mode):
 
     def _entered(self, entry, was_final):
         g = self.game
+        self._walk = None  # the history changed
         self.page = 0  # the scores, or the result once the game is over
         e = {"event": "entry"}
         for k in entry:
