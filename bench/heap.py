@@ -20,7 +20,7 @@ files) does not have: that pass is reported apart ("with_loading") and left out
 of the peak. What the compiled code keeps is larger in the VM than the .mpy files
 (see docs/performance.md), so the share errs on the high side.
 
-gc: the App with all three modes in play (their code and state live; no device
+gc: the App with every mode in play (their code and state live; no device
 shell, no stand-in modules, so the heap holds little besides the firmware, as on
 a board) in a 190 KB heap, once filled up with small garbage (the longest pause:
 a collection forced by a full heap) and once with the GC_SLACK bytes the device's
@@ -135,7 +135,7 @@ class Pause:
         # every mode in play: its code and its game state live on the heap
         for script in (scenarios.dice_game(rig, 6), scenarios.qbert_game(rig, 12),
                        scenarios.quoridor_game(rig, 4, scenarios.WORST_CASE_4, False),
-                       scenarios.cubequest_game(rig, 12)):
+                       scenarios.cubequest_game(rig, 12), scenarios.qubo_game(rig, 20)):
             rig.run(script)
             open_mode(rig, None)
         # (title, heap in use when the collection starts: live data plus garbage)

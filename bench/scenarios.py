@@ -149,8 +149,47 @@ def every_mode(rig):
     yield from qbert_game(rig, 6)
     yield from quoridor_game(rig, 4, WORST_CASE_4, False)
     yield from cubequest_game(rig, 6)
+    yield from qubo_game(rig, 10)
     yield from hands.opening(rig, None)
     yield from rig.waiting(3000)
+def qubo_game(rig, turns=40, snapshots=None):
+    """Four players, set up and played with the pad: turns that form a shape now and
+    then, passes, a look through the menu and the history. snapshots: a dict filled
+    with "scores", "entry", "history" -> App.save() after the tenth turn."""
+    yield from hands.opening(rig, "qubo")
+    mode = rig.app.mode()
+    if mode.game.phase != "setup":
+        mode.do_new()  # a game in progress: start afresh
+    while mode.game.players != 4:
+        yield from rig.tapping("right")
+    yield from rig.tapping("a")               # start
+    for t in range(turns):
+        if mode.game.phase != "play":
+            break
+        if t >= 10 and snapshots is not None and "scores" not in snapshots:
+            snapshots["scores"] = rig.app.save()
+        if t % 5 == 4:
+            yield from rig.tapping("b")       # pass ...
+            yield from rig.tapping("a")       # ... yes
+            continue
+        yield from rig.tapping("a")           # this turn's entry
+        if t % 4 == 1:
+            yield from rig.tapping("up")      # a small square
+        yield from rig.tapping("right")
+        yield from rig.tapping("right")
+        if t >= 10 and snapshots is not None and "entry" not in snapshots:
+            snapshots["entry"] = rig.app.save()
+        yield from rig.tapping("a")
+        if t % 9 == 3:
+            yield from rig.tapping("b", 900)  # hold B: the menu, to the history
+            while mode.items()[mode.item] != "HIST":
+                yield from rig.tapping("right")
+            yield from rig.tapping("a")
+            for _ in range(4):
+                yield from rig.tapping("left")
+            if t >= 10 and snapshots is not None and "history" not in snapshots:
+                snapshots["history"] = rig.app.save()
+            yield from rig.tapping("b")
 
 
 GAMES = {
@@ -159,4 +198,5 @@ GAMES = {
     "qbert": lambda rig: qbert_game(rig, 30),
     "quoridor": lambda rig: quoridor_game(rig, 4, WORST_CASE_4),
     "every mode": every_mode,
+    "qubo": lambda rig: qubo_game(rig, 40),
 }

@@ -492,6 +492,81 @@ def ops_cubequest(rig):
     app = rig.app
     yield Op("cubequest", "render: tumble frame", lambda: app.render(app.canvas, rig.dev.now))
     for op in _save_op(rig, "cubequest", "after 10 turns", final):
+def _qubo_long_game(rig):
+    """The saved state of a game that has filled the kept history (qubo.game's
+    HISTORY_MAX entries): the most an undo replays and the history walks. Four players
+    passing, a small square now and then, nobody near 10."""
+    from boardside.qubo.game import HISTORY_MAX
+
+    mode = rig.app.mode()
+    mode.do_new()
+    mode.command("setup", {"players": 4}, rig.dev.now)
+    mode.command("start", {}, rig.dev.now)
+    for k in range(HISTORY_MAX):
+        if k % 40 == 0:
+            mode.command("score", {"small": 1}, rig.dev.now)
+        else:
+            mode.command("pass", {}, rig.dev.now)
+    return _only(rig.app.save(), "qubo")
+
+
+def ops_qubo(rig):
+    import scenarios
+    from boardside.modes.qubo import PREPARE_AFTER_MS, PREPARE_STEP
+
+    snaps = {}
+    rig.run(scenarios.qubo_game(rig, turns=40, snapshots=snaps))
+    if "scores" in snaps:
+        for op in _press_ops(rig, "qubo", "scores: the entry opens", _only(snaps["scores"],
+                                                                           "qubo"), "a"):
+            yield op
+    if "entry" in snaps:
+        entry = _only(snaps["entry"], "qubo")
+        for op in _press_ops(rig, "qubo", "entry: a shape counted", entry, "up"):
+            yield op
+        for op in _press_ops(rig, "qubo", "entry: the turn entered", entry, "a"):
+            yield op
+    if "history" in snaps:
+        for op in _press_ops(rig, "qubo", "history: one entry older",
+                             _only(snaps["history"], "qubo"), "left"):
+            yield op
+    long_game = _qubo_long_game(rig)
+    n = len(long_game["modes"]["qubo"]["game"]["history"])
+
+    def at_menu(item):
+        def poke(mode):
+            mode.view = "menu"
+            mode.item = mode.items().index(item)
+            # the quiet passes while B is held for the menu (700 ms) have worked out
+            # the undo since the restore (QuboMode.tick; timed apart below)
+            while mode.game.prepare_undo(PREPARE_STEP):
+                pass
+            mode._prepare_at = -1
+        return poke
+
+    for op in _press_ops(rig, "qubo %d entries" % n, "undo from the menu", long_game, "a",
+                         at_menu("UNDO")):
+        yield op
+    for op in _press_ops(rig, "qubo %d entries" % n, "the history opens", long_game, "a",
+                         at_menu("HIST")):
+        yield op
+    # what a quiet pass does after an undo or a restore, so that the next undo is one
+    # step (QuboMode.tick): a replay of the kept entries
+    from boardside.qubo.game import Game
+
+    saved_game = long_game["modes"]["qubo"]["game"]
+    game = Game()
+
+    def restored():
+        game.from_dict(saved_game)
+
+    yield Op("qubo %d entries" % n, "undo with nothing worked out (a replay)", game.undo,
+             restored, note="a second undo over the protocol at once; not on the buttons")
+    yield Op("qubo %d entries" % n, "quiet pass: a share of the next undo (%d entries)"
+             % PREPARE_STEP, lambda: game.prepare_undo(PREPARE_STEP), restored,
+             note="in tick() from %d ms after an undo or a restore, pass after pass"
+             % PREPARE_AFTER_MS)
+    for op in _save_op(rig, "qubo", "%d entries" % n, long_game):
         yield op
 
 
@@ -758,6 +833,7 @@ JOBS = (
     ("cubequest", ops_cubequest),
     ("quoridor engine", ops_quoridor_engine),
     ("quoridor mode", ops_quoridor_mode),
+    ("qubo", ops_qubo),
     ("quoridor-rl", ops_quoridor_rl),
     ("pacman engine", ops_pacman_engine),
 )

@@ -6,6 +6,7 @@ does (tick every pass, a frame when dirty), sends each frame through the real ou
 stage (gamma, brightness, the power limiter) of a hardware description, and hands
 every LED frame to ``look(walk, where)``. ``every_screen(walk)`` plays scripts that go
 through the menu, the settings screen, Dice, Quoridor, Q*bert and Cube Quest; ``walk.seen`` names
+through the menu, the settings screen, Dice, Quoridor, Q*bert and Qubo; ``walk.seen`` names
 the screens it reached, so a test can check that nothing was left out.
 """
 
@@ -150,6 +151,19 @@ class Walk:
             elif g.phase == "bout" and m.view == "":
                 picked = (m.item, m.blink, g.special)
             return ("cubequest", g.phase, m.view, m.anim, m.flash_until >= 0, picked)
+        if app.current == "qubo":
+            g = m.game
+            shown = ""  # what picks the picture within a screen
+            if m.view == "menu":
+                shown = m.items()[m.item]
+            elif m.view == "history":
+                shown = g.history[m.at][0]
+            elif g.phase == "setup":
+                shown = m.field_name()
+            elif g.phase == "over":
+                shown = g.result()["by"]
+            return ("qubo", m.screen(), shown, g.phase, g.final_round(), g.players,
+                    m.flash_until >= 0)
         match = m.match
         # the log entry shown: its kind and its outcome (tube) or mover (character)
         entry = tuple(match.log[m.log_pos][3:6:2]) if m.view == "log" else None
@@ -591,6 +605,128 @@ def cubequest(w):
 def cq_kind(name):
     from boardside.cubequest import KINDS
     return KINDS.index(name)
+def qubo_turn(w, small=0, rect=0, large=0, move=False):
+    """A on the scores, the shapes column by column, A."""
+    w.tap("a")
+    if move:
+        w.tap("left")
+        w.tap("up")
+        w.tap("right")
+    for count in (small, rect, large):
+        for _ in range(count):
+            w.tap("up", settle=50)
+        w.tap("right", settle=50)
+    w.tap("a")
+
+
+def qubo_menu(w, item):
+    m = w.app.mode()
+    w.hold("b", 800)
+    while m.items()[m.item] != item:
+        w.tap("right")
+    w.tap("a")
+
+
+def qubo(w):
+    w.open("qubo")
+    m = w.app.mode()
+    for players in (2, 3, 4):
+        for _ in range(players + 3):            # every item of the set-up, two values
+            w.tap("right")
+            w.tap("left")
+            w.tap("down")
+        w.tap("right")                          # one more player (4: round to 2)
+    w.tap("down")
+    w.tap("down")                               # player 2's colour: every one of them
+    for _ in range(6):
+        w.tap("right")
+    w.tap("down")
+    w.tap("left")                               # the starting player: drawn at random
+    w.tap("down")
+    w.tap("right")                              # a deck of 10 cards ...
+    w.tap("down")
+    w.tap("right")                              # ... too small for 3 players: red
+    while m.field_name() != "deck":
+        w.tap("down")
+    w.tap("left")                               # not counted after all
+    assert m.game.players == 3 and m.game.deck == 0 and m.game.first == 0
+    w.set("qubo.final_round_win", "round_end")
+    w.tap("a")                                  # start
+    assert m.game.phase == "play"
+    for _ in range(m.pages()):
+        w.tap("right")                          # every page
+    w.tap("a")                                  # the entry: every column, both kinds
+    for _ in range(4):
+        w.tap("up")
+        w.tap("left")
+    w.tap("b")
+    w.tap("b")                                  # pass?
+    w.tap("b")
+    qubo_menu(w, "LAST")                        # refused: no card drawn yet
+    w.wait(800)
+    w.tap("b")
+    qubo_turn(w, small=1, large=1)
+    qubo_turn(w, rect=2, move=True)
+    w.tap("b")
+    w.tap("a")                                  # a pass
+    qubo_turn(w, small=1)
+    w.hold("b", 800)
+    for _ in m.items():
+        w.tap("right")                          # every item of the menu
+    w.tap("b")
+    qubo_menu(w, "LAST")                        # the final round: two turns left
+    qubo_turn(w, large=3)                       # 10 or more in it: the round goes on
+    assert m.game.phase == "play"
+    for _ in range(m.pages()):
+        w.tap("right")
+    qubo_menu(w, "HIST")
+    for _ in range(8):
+        w.tap("left")                           # every kind of turn, and the last card
+    w.tap("b")
+    qubo_turn(w)                                # the end of the round: by points
+    assert m.game.result()["by"] == "points"
+    for _ in range(m.pages()):
+        w.tap("right")
+    w.hold("b", 800)
+    for _ in m.items():
+        w.tap("right")                          # the menu of a finished game
+    w.tap("b")
+    w.set("qubo.final_round_win", None)
+    w.tap("a")                                  # new game?
+    w.wait(1000)
+    w.tap("a")
+    # a counted deck: 2 cards to draw
+    w.act("setup", players=2, first=1, deck=11)
+    w.frame()
+    w.tap("a")
+    qubo_turn(w, large=1)
+    qubo_menu(w, "PILE")
+    w.tap("up")
+    w.tap("down")
+    w.tap("a")
+    qubo_menu(w, "HIST")                        # a count of the pile in the history
+    w.tap("left")
+    w.tap("b")
+    qubo_turn(w, small=1, rect=1)               # the last card, by the last player: 3 to 3
+    assert m.game.result()["by"] == "large_squares"
+    qubo_menu(w, "UNDO")                        # open again ...
+    qubo_menu(w, "NEW")                         # ... and a new game
+    w.wait(1000)
+    w.tap("a")
+    w.act("setup", deck=0)
+    w.tap("a")
+    qubo_turn(w, small=3, large=2)
+    qubo_turn(w, rect=1)
+    qubo_turn(w, small=1)                       # 10: the win at once
+    assert m.game.result()["by"] == "ten"
+    w.tap("a")
+    w.wait(1000)
+    w.tap("a")
+    w.tap("a")
+    qubo_turn(w)
+    qubo_turn(w)
+    qubo_menu(w, "LAST")                        # nobody scored: a shared victory
+    assert m.game.result()["by"] == "shared"
 
 
 def every_screen(w):
@@ -602,3 +738,4 @@ def every_screen(w):
     qbert(w)
     w.tap("menu")
     cubequest(w)
+    qubo(w)

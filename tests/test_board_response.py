@@ -107,7 +107,22 @@ def _qbert(board, log, taken):
             press(board, b, log=log, taken=taken, after_ms=700 if b == "a" else 240)
 
 
-@pytest.mark.parametrize("game", [_dice, _quoridor, _qbert], ids=["dice", "quoridor", "qbert"])
+def _qubo(board, log, taken):
+    from boardside import modes
+
+    for _ in range(modes.names().index("qubo")):
+        press(board, "right", log=log, taken=taken)  # Qubo in the menu
+    for b in ("a", "right", "a"):          # open it, three players, start
+        press(board, b, log=log, taken=taken)
+    for _ in range(3):
+        for b in ("a", "up", "right", "up", "a"):  # a turn: a small square, a rectangle
+            press(board, b, log=log, taken=taken)
+    press(board, "b", log=log, taken=taken)  # pass?
+    press(board, "a", log=log, taken=taken)
+
+
+@pytest.mark.parametrize("game", [_dice, _quoridor, _qbert, _qubo],
+                         ids=["dice", "quoridor", "qbert", "qubo"])
 def test_every_press_is_on_the_leds_in_time(board, game):
     board.advance(1500)
     writes = board.flash.pages

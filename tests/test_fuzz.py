@@ -27,7 +27,9 @@ SEED = int(os.environ.get("BOARDSIDE_FUZZ_SEED", "20240601"))
 MODES = registry.names()
 ACTIONS = {name: tuple(registry.load(name).actions) for name in MODES}
 ARG_KEYS = ("sides", "count", "secret", "players", "move", "name", "value", "n", "x", "y",
-            "die", "player", "square", "fence", "key")
+            "die", "player", "square", "fence", "key",
+            "small", "rect", "large", "kind", "colours", "first", "deck", "cards", "from",
+            "rounds", "confirm")
 NOTATION = ("e2", "e8", "e3h", "a1v", "h8h", "i9", "a0", "j5", "e10", "e2h", "d4v", "zz",
             "", "e", "e2x", "E2", " e2", "e2\u00e9")
 

@@ -14,6 +14,7 @@ from boardside import canvas, settings_screen
 from boardside.canvas import FAINT, RED, WHITE, scale
 from boardside.modes import cubequest_screens as cubequest
 from boardside.modes import dice, qbert, quoridor
+from boardside.modes import dice, qbert, qubo_screens, quoridor
 from boardside.output import MIN_DRIVE, gamma_table
 
 from colour_vision import VISIONS, distance
@@ -34,6 +35,8 @@ PALETTE = {
     "cubequest": list(cubequest.PLAYER_COLOURS) + [
         cubequest.TICK_COLOUR, cubequest.CROSS_COLOUR, cubequest.SHADOW_COLOUR,
         cubequest.REFUSED_COLOUR],
+    "qubo": list(qubo_screens.COLOURS) + [
+        qubo_screens.TURN_COLOUR, qubo_screens.WINNER_COLOUR, qubo_screens.FINAL_COLOUR],
     "settings": [settings_screen.GROUP_COLOUR, settings_screen.LABEL_COLOUR,
                  settings_screen.VALUE_COLOUR],
 }
@@ -99,6 +102,30 @@ def test_cube_quest_players_stay_apart_and_from_the_refusal_amber():
     assert worst(players)[0] >= APART, worst(players)
     refused = [cubequest.REFUSED_COLOUR]
     assert worst(players, refused)[0] >= NEAR_WHITE, worst(players, refused)
+def _strip_shifts(tile):
+    """The two rows of a 4x4 tile under a score (boardside.modes.qubo_screens.STRIPS)
+    at the tile's four horizontal offsets: how the strip can look wherever it starts."""
+    rows = [(tile >> (12 - 4 * r)) & 0xF for r in (0, 1)]
+    return set(tuple((row << dx | row >> (4 - dx)) & 0xF for row in rows) for dx in range(4))
+
+
+def test_qubo_players_stay_apart_by_colour_or_by_pattern():
+    """Qubo's players take the colours of their cards. To normal colour vision every
+    pair is apart; with protanopia or deuteranopia some pairs merge, as the cards' own
+    red, green and orange do, and for those the pattern under the score and the
+    player's corner tell them apart (docs/qubo.md)."""
+    colours = qubo_screens.COLOURS
+    assert worst(colours, vision="normal")[0] >= APART, worst(colours, vision="normal")
+    merged = set()
+    for i, j in itertools.combinations(range(len(colours)), 2):
+        if min(distance(colours[i], colours[j], v) for v in VISIONS) < APART:
+            merged.add((qubo_screens.qubo.COLOURS[i], qubo_screens.qubo.COLOURS[j]))
+            # the strips differ wherever each starts: neither is the other shifted
+            assert not (_strip_shifts(qubo_screens.TILES[i])
+                        & _strip_shifts(qubo_screens.TILES[j])), (i, j)
+    # the pairs that lean on the pattern (and the corner), as docs/qubo.md lists them
+    assert merged == {("blue", "purple"), ("yellow", "green"), ("yellow", "orange"),
+                      ("red", "green"), ("red", "orange"), ("green", "orange")}, merged
 
 
 def test_the_check_catches_colours_that_merge():

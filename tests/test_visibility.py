@@ -19,11 +19,12 @@ from screens import Walk, every_screen
 
 # what the walk must have shown, at least: a walk that stopped early cannot pass
 MUST_SEE_16 = {
-    ("menu", "dice"), ("menu", "quoridor"), ("menu", "qbert"), ("menu", "settings"),
-    ("settings", "device.brightness"), ("settings", "qbert.faces"),
+    ("menu", "dice"), ("menu", "quoridor"), ("menu", "qbert"), ("menu", "qubo"),
+    ("menu", "settings"), ("settings", "device.brightness"), ("settings", "qbert.faces"),
     ("settings", "qbert.usb_peek"), ("settings", "quoridor.clock_s"),
     ("menu", "cubequest"), ("settings", "cubequest.secret_teams"),
     ("settings", "cubequest.bouts_to_win"),
+    ("settings", "qubo.final_round_win"),
 }
 
 
@@ -103,6 +104,16 @@ def test_every_lit_pixel_of_every_screen_is_visible(size):
     assert blinks >= {-1, 0, 1, 2, 3}, blinks                  # the Helm, the extra flicks
     assert {s[5][2] for s in cube if s[1] == "bout" and s[2] == "" and s[5]} >= {
         "", "king", "healer"}
+    qubo = kinds(seen, "qubo")
+    assert {s[1] for s in qubo} == {"setup", "scores", "player", "entry", "pass", "menu",
+                                    "pile", "history", "confirm", "result"}, qubo
+    assert {s[2] for s in qubo if s[1] == "setup"} == {"players", "colour", "first", "deck"}
+    assert {s[2] for s in qubo if s[1] == "menu"} == {"UNDO", "LAST", "PILE", "HIST", "NEW"}
+    assert {s[2] for s in qubo if s[1] == "history"} == {0, 1, 2, 3, 4}  # every kind
+    assert {s[2] for s in qubo if s[1] == "result"} == {
+        "ten", "points", "large_squares", "shared"}
+    assert any(s[4] for s in qubo if s[1] == "scores" and s[3] == "play")  # the final round
+    assert {s[5] for s in qubo} == {2, 3, 4} and any(s[6] for s in qubo)  # players; refused
     assert walk.frames > 1000, walk.frames
 
 

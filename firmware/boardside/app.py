@@ -159,6 +159,8 @@ class App:
 
     def open(self, name, now_ms):
         """Switch to a mode by name, or to the menu with 'menu'."""
+        if name != MENU_SCREEN:
+            self.mode(name)  # an unknown name is refused before anything changes
         self.settings_screen = None
         if name == MENU_SCREEN:
             if self.current is not None:

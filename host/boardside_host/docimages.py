@@ -41,8 +41,28 @@ def cubequest_release(board):
     board.advance(1200)                  # the tumble, then the verdict
 
 
+def qubo(board):
+    """Qubo's scores in the final round: four players, player 2 on turn, players 3 and
+    4 still to play. Entered with the buttons, as at the table."""
+    while board.app.describe()["menu"]["selected"] != "qubo":
+        board.tap("down")
+    board.tap("a")
+    board.tap("right").tap("right")      # 4 players
+    board.tap("a")                       # start: player 1 first
+    for small, rect, large in ((1, 0, 0), (0, 1, 1), (0, 0, 0), (2, 0, 0), (0, 0, 1)):
+        board.tap("a")                   # this turn's shapes, column by column
+        for count in (small, rect, large):
+            for _ in range(count):
+                board.tap("up")
+            board.tap("right")
+        board.tap("a")
+    board.hold("b", 900)                 # the menu: the last card was drawn
+    board.tap("right")
+    board.tap("a")
+
+
 PICTURES = (("menu.png", menu), ("settings.png", settings),
-            ("cubequest-release.png", cubequest_release))
+            ("cubequest-release.png", cubequest_release), ("qubo.png", qubo))
 
 
 def make(out_dir):

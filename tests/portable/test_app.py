@@ -124,3 +124,15 @@ def test_restore_loads_only_the_mode_on_screen():
     third.restore(data, 0)
     assert third.reset_modes == ["dice"] and not third.in_play("dice")
     assert third.screen() == "qbert"
+def test_an_unknown_mode_is_refused_and_the_settings_screen_stays_open():
+    from boardside.mode import ModeError
+
+    app = App(Rng([]), 16, 16)
+    app.open_settings(0)
+    try:
+        app.open("nowhere", 10)
+    except ModeError:
+        pass
+    else:
+        raise AssertionError("an unknown mode was opened")
+    assert app.screen() == "settings"

@@ -260,6 +260,59 @@ def test_undo_takes_back_the_last_entry_again_and_again():
     assert g.phase == "play"  # the deal stays: undo never draws a starting player again
 
 
+def test_undo_without_a_replay_takes_the_game_to_the_same_place():
+    """undo() uses the tally before the last entry when it is known (after an entry,
+    or prepared a share at a time at quiet moments) and replays the entries otherwise:
+    the same game either way, through the final round, the end, a pile count and a
+    full history."""
+    rng = TinyRng(11)
+    plays = 0
+    kept = 0
+    for players, deck in ((2, 0), (3, 30), (4, 60)):
+        g = started(players, deck=deck, rules={"final_round_win": "round_end"})
+        for k in range(qg.HISTORY_MAX + 30):
+            r = rng.getrandbits(4)
+            try:
+                if r == 0:
+                    g.last_card()
+                elif r == 1 and deck:
+                    g.correct_pile(1 + rng.getrandbits(2))
+                elif r < 8:
+                    g.pass_turn()
+                else:
+                    g.place(small=rng.getrandbits(1), large=rng.getrandbits(1) & (r > 13))
+                plays += 1
+            except ModeError:
+                pass
+            if g.phase == "over" or k % 7 == 6:
+                # the same undo three ways: prepared, replayed, and on the game itself
+                # (the tally kept from its last entry, or replayed after an undo)
+                ways = []
+                for how in ("prepared", "replayed", "cached"):
+                    h = Game()
+                    h.from_dict(g.to_dict())
+                    if how == "cached":
+                        h = g
+                    elif how == "prepared":
+                        shares = 0  # a few entries a call, as a quiet pass does
+                        while h.prepare_undo(5):
+                            shares += 1
+                        assert shares == (len(h.history) - 2) // 5, (shares, len(h.history))
+                        assert not h.prepare_undo(5)
+                    if how == "cached" and h._before_last is not None:
+                        kept += 1  # known from the last entry: nothing to replay
+                    saved = json.dumps(h.to_dict())
+                    gone = h.undo() if h.history else None
+                    ways.append((gone, json.dumps(h.to_dict()), h.tally.scores,
+                                 h.tally.pile, h.tally.final_end, h.phase))
+                    if h is not g:
+                        assert json.loads(saved) == g.to_dict()
+                assert ways[0] == ways[1] == ways[2], ways
+                if g.phase == "over":
+                    break
+    assert plays > 200 and kept > 20, (plays, kept)
+
+
 # -- the end: 10 points ------------------------------------------------------------------
 
 

@@ -12,6 +12,7 @@ REGISTRY = (
     ("quoridor", "boardside.modes.quoridor", "QuoridorMode", "QUOR", "fence"),
     ("qbert", "boardside.modes.qbert", "QbertMode", "QBRT", "qbert"),
     ("cubequest", "boardside.modes.cubequest", "CubeQuestMode", "CUBE", "king"),
+    ("qubo", "boardside.modes.qubo", "QuboMode", "QUBO", "qubo"),
 )
 
 

@@ -50,13 +50,17 @@ def points(small, rect, large):
 # seat number beside it: colour, pattern and number each tell the players apart.
 # Each entry: name, LED colour (r, g, b), pattern name, the pattern as a 4x4 tile
 # (16 bits, row by row from the top left, bit 15 first; 1 = lit).
+# The LED colours: every lit channel 0 or at least canvas.FAINT, so the LEDs show it
+# in a lit room (docs/leds.md), and each pair 20 or more apart (CIEDE2000) to normal
+# colour vision (tests/test_palette.py); with red-green colour blindness some pairs
+# merge, and the pattern and the number tell those players apart.
 PALETTE = (
-    ("blue", (0, 70, 255), "solid", 0xFFFF),
-    ("yellow", (255, 190, 0), "stripes", 0xF0F0),
-    ("red", (255, 0, 0), "checks", 0xA5A5),
-    ("green", (0, 200, 40), "ring", 0xF99F),
-    ("orange", (255, 80, 0), "cross", 0x9669),
-    ("purple", (150, 0, 220), "dots", 0xA0A0),
+    ("blue", (0, 112, 255), "solid", 0xFFFF),
+    ("yellow", (255, 255, 0), "stripes", 0xF0F0),
+    ("red", (224, 0, 0), "checks", 0xA5A5),
+    ("green", (0, 192, 0), "ring", 0xF99F),
+    ("orange", (255, 160, 0), "cross", 0x9669),
+    ("purple", (192, 0, 255), "dots", 0xA0A0),
 )
 COLOURS = tuple(c[0] for c in PALETTE)
 PATTERNS = tuple(c[2] for c in PALETTE)

@@ -113,6 +113,9 @@ class Game:
         self.base = None             # the tally before the first kept entry
         self.tally = None
         self._last = None            # the last entry as a dict, built when first asked for
+        self._before_last = None     # (entries kept, dropped, the tally before the last
+        #                              entry): what undo() would otherwise replay
+        self._replaying = None       # prepare_undo()'s work so far: [key, entries, tally]
 
     # -- set-up ------------------------------------------------------------------
     def _need(self, what, *phases):
@@ -222,6 +225,8 @@ class Game:
         self.history = []
         self.dropped = 0
         self._last = None
+        self._before_last = None
+        self._replaying = None
         self.phase = PLAY
         return first
 
@@ -371,6 +376,8 @@ class Game:
             self.dropped += 1
         if t.winners:
             self.phase = OVER
+        self._before_last = (len(self.history), self.dropped, before)
+        self._replaying = None
         self._last = self._describe(len(self.history) - 1, e, before, t)
         return dict(self._last)
 
@@ -428,12 +435,44 @@ class Game:
                 raise ModeError("older entries are no longer kept: nothing more to undo")
             raise ModeError("nothing to undo: no turn entered yet")
         last = len(self.history) - 1
-        before = self._replay(self.history[:last])
+        before = self._tally_before_last()
         gone = self._describe(last, self.history.pop(), before, self.tally)
         self._last = None
+        self._before_last = None
+        self._replaying = None
         self.tally = before
         self.phase = OVER if self.tally.winners else PLAY
         return gone
+
+    def _tally_before_last(self):
+        self.prepare_undo()  # what is left of the replay, if anything
+        return self._before_last[2]
+
+    def prepare_undo(self, most=HISTORY_MAX):
+        """Work out, at a quiet moment, what undo() takes the game back to, so that the
+        undo itself replays nothing. After an entry it is known already; after an undo
+        or a restore it takes a replay of the kept entries, at most ``most`` of them a
+        call (a quiet pass does a share of it). True while there is more to do."""
+        if self.tally is None or not self.history:
+            return False
+        h = self.history
+        key = (len(h), self.dropped)
+        b = self._before_last
+        if b is not None and b[0] == key[0] and b[1] == key[1]:
+            return False
+        p = self._replaying
+        if p is None or p[0] != key:
+            p = self._replaying = [key, 0, self.base.copy()]
+        t = p[2]
+        stop = min(len(h) - 1, p[1] + most)
+        while p[1] < stop:
+            self._apply(t, h[p[1]])
+            p[1] += 1
+        if p[1] < len(h) - 1:
+            return True
+        self._before_last = (key[0], key[1], t)
+        self._replaying = None
+        return False
 
     def _replay(self, history):
         t = self.base.copy()
@@ -571,6 +610,8 @@ class Game:
                      "history", "dropped", "base", "tally"):
             setattr(self, name, getattr(other, name))
         self._last = None
+        self._before_last = None
+        self._replaying = None
 
     def _load(self, d):
         def bad(what):
