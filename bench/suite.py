@@ -492,6 +492,9 @@ def ops_cubequest(rig):
     app = rig.app
     yield Op("cubequest", "render: tumble frame", lambda: app.render(app.canvas, rig.dev.now))
     for op in _save_op(rig, "cubequest", "after 10 turns", final):
+        yield op
+
+
 def _qubo_long_game(rig):
     """The saved state of a game that has filled the kept history (qubo.game's
     HISTORY_MAX entries): the most an undo replays and the history walks. Four players

@@ -5,8 +5,7 @@ of them (tests/test_visibility.py).
 does (tick every pass, a frame when dirty), sends each frame through the real output
 stage (gamma, brightness, the power limiter) of a hardware description, and hands
 every LED frame to ``look(walk, where)``. ``every_screen(walk)`` plays scripts that go
-through the menu, the settings screen, Dice, Quoridor, Q*bert and Cube Quest; ``walk.seen`` names
-through the menu, the settings screen, Dice, Quoridor, Q*bert and Qubo; ``walk.seen`` names
+through the menu, the settings screen and every mode; ``walk.seen`` names
 the screens it reached, so a test can check that nothing was left out.
 """
 
@@ -738,4 +737,5 @@ def every_screen(w):
     qbert(w)
     w.tap("menu")
     cubequest(w)
+    w.tap("menu")
     qubo(w)
