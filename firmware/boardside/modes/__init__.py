@@ -8,6 +8,7 @@ REGISTRY = (
     ("dice", "boardside.modes.dice", "DiceMode", "DICE", "die"),
     ("quoridor", "boardside.modes.quoridor", "QuoridorMode", "QUOR", "fence"),
     ("qbert", "boardside.modes.qbert", "QbertMode", "QBRT", "qbert"),
+    ("pacman", "boardside.modes.pacman", "PacManMode", "PACM", "pacman"),
 )
 
 
