@@ -747,14 +747,14 @@ class PacManMode(Mode):
         ox, oy = self._window(w, h, head)
         self._board_image().draw(canvas, ox, oy, g.layout.fences)
         for k, line in self._position()[1]:
-            _trail(canvas, ox, oy, line, scale(GHOST_COLOURS[k], 1, 3))
+            _grooves(canvas, ox, oy, line, scale(GHOST_COLOURS[k], 1, 2))
         piece = g.piece
         colour = PACMAN_COLOUR if piece == 0 else GHOST_COLOURS[piece - 1]
         start = self._piece_square(piece)
         if device:
-            _trail(canvas, ox, oy, walk, scale(colour, 1, 3))
+            _grooves(canvas, ox, oy, walk, colour)
         elif self.path:
-            _trail(canvas, ox, oy, [start] + self.path, scale(colour, 1, 3))
+            _grooves(canvas, ox, oy, [start] + self.path, colour)
         if self.hints and not device:
             for s in self._ends():
                 _square(canvas, ox, oy, s, HINT_COLOUR)
@@ -1071,16 +1071,14 @@ def _square(canvas, ox, oy, s, c):
     canvas.pixel(ox + 2 * (s % 9), oy + 2 * (8 - s // 9), c)
 
 
-def _trail(canvas, ox, oy, squares, c):
-    """Squares in a line or a walk, and the grooves between them, in one colour."""
-    prev = None
-    for s in squares:
-        x = 2 * (s % 9)
-        y = 2 * (8 - s // 9)
-        canvas.pixel(ox + x, oy + y, c)
-        if prev is not None:
-            canvas.pixel(ox + (x + prev[0]) // 2, oy + (y + prev[1]) // 2, c)
-        prev = (x, y)
+def _grooves(canvas, ox, oy, squares, c):
+    """The grooves between the squares of a walk or a line of sight: a dotted line
+    from square to square. (Never a fence there: it would block the step or the
+    sight.)"""
+    for k in range(1, len(squares)):
+        a = squares[k - 1]
+        b = squares[k]
+        canvas.pixel(ox + a % 9 + b % 9, oy + 8 - a // 9 + 8 - b // 9, c)
 
 
 def _tool_colour(tool):
