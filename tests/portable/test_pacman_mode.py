@@ -316,6 +316,7 @@ def test_a_ghost_in_frenzy_shows_its_line_of_sight():
     tb = Table()
     tb.act("new", players=2, layout=LONG_SIGHT)
     tb.walk("up", "up", "a")             # e1-e2-e3: BLINKY on e9 sees him
+    tb.wait(WARM_AFTER_MS + 40)          # (worked out at a pass after the move's frame)
     d = tb.state()
     assert d["frenzy"] and d["frenzied"] == ["B"]
     beam = scale(GHOST_COLOURS[0], 1, 2)
@@ -632,6 +633,8 @@ def test_protocol_actions_keep_the_engines_contract():
     assert tb.act("check", move="e2-e3-e4") == {"legal": True}
     d = tb.act("move", move="e2-e3-e4")
     assert d["to_move"] == "B" and d["turn"] == 2 and d["events"] == []
+    g = tb.mode.game
+    assert d["last"] == g.last_move == g.history[-1] and g.moves_played == len(g.history) == 1
     d = tb.act("undo")
     assert d["moves"] == 0 and d["winner"] is None
     raises(ModeError, tb.act, "undo")

@@ -265,7 +265,7 @@ class PacManMode(Mode):
         self.flash = None
         self._changed(now_ms)
         self._note(events, now_ms)
-        self.ctx.emit({"event": "move", "mode": self.name, "move": g.history[-1],
+        self.ctx.emit({"event": "move", "mode": self.name, "move": g.last_move,
                        "piece": piece, "by_device": by_device,
                        "events": [[k, v] for k, v in events]})
         if g.winner is not None:
@@ -291,7 +291,7 @@ class PacManMode(Mode):
         g = self.game
         if g is None or g.undo() is None:
             raise ModeError("nothing to undo")
-        while to_person and g.by_device and g.history:
+        while to_person and g.by_device and g.moves_played:
             g.undo()
         self.flash = None
         self.notice = None
@@ -389,7 +389,7 @@ class PacManMode(Mode):
             self.status = False
             return True
         if button == B and kind == LONG:
-            if self.game is not None and not self.game.history:
+            if self.game is not None and not self.game.moves_played:
                 self._to_setup(now_ms)  # nothing to undo: back to the setup
                 return True
             try:
@@ -454,9 +454,13 @@ class PacManMode(Mode):
         changed = False
         g = self.game
         if 0 <= self._due <= now_ms and g is not None and self.screen in GAME_SCREENS:
-            # A quiet pass after a move (its frame is out): the device's ghost works
-            # out its move, or the person's legal moves are listed, so that the press
-            # that plays them only checks.
+            # Quiet passes after a move (its frame is out), one piece of work each:
+            # the ghosts in frenzy and where the piece may end; then the device's
+            # ghost works out its move, or the person's legal moves are listed, so
+            # that the press that plays them only checks.
+            if self._ready() is None:
+                self._position()
+                return True
             self._due = -1
             if g.by_device:
                 if self.pending is None:
@@ -722,7 +726,8 @@ class PacManMode(Mode):
                         line.append(t)
                         lines.append((k, line))
                         break
-        self._cache = cache = (self._version, lines, None)
+        ends = None if g.winner is not None or g.by_device else g.legal_ends()
+        self._cache = cache = (self._version, lines, ends)
         return cache
 
     def frenzied(self):
@@ -731,11 +736,11 @@ class PacManMode(Mode):
             return []
         return [GHOSTS[k] for k, _ in self._position()[1]]
 
-    def _ends(self):
-        cache = self._position()
-        if cache[2] is None:
-            self._cache = cache = (cache[0], cache[1], self.game.legal_ends())
-        return cache[2]
+    def _ready(self):
+        """The position's marks when worked out already (tick() does it at the pass
+        after a move's frame), else None: the frame waits for them."""
+        cache = self._cache
+        return cache if cache is not None and cache[0] == self._version else None
 
     def _render_game(self, canvas, now_ms):
         g = self.game
@@ -746,7 +751,8 @@ class PacManMode(Mode):
         head = walk[-1] if device else self._head()
         ox, oy = self._window(w, h, head)
         self._board_image().draw(canvas, ox, oy, g.layout.fences)
-        for k, line in self._position()[1]:
+        ready = self._ready()
+        for k, line in ready[1] if ready is not None else ():
             _grooves(canvas, ox, oy, line, scale(GHOST_COLOURS[k], 1, 2))
         piece = g.piece
         colour = PACMAN_COLOUR if piece == 0 else GHOST_COLOURS[piece - 1]
@@ -756,7 +762,7 @@ class PacManMode(Mode):
         elif self.path:
             _grooves(canvas, ox, oy, [start] + self.path, colour)
         if self.hints and not device:
-            for s in self._ends():
+            for s in self._position()[2] or ():
                 _square(canvas, ox, oy, s, HINT_COLOUR)
         pellets = g.layout.pellets
         for i in range(4):
@@ -968,7 +974,7 @@ class PacManMode(Mode):
             d["piece"] = g.piece_name()
             d["owners"] = ["device" if o == DEVICE else o + 1 for o in g.owners]
             d["rules"] = dict(g.rules)
-            d["last"] = g.history[-1] if g.history else None
+            d["last"] = g.last_move
             d["frenzied"] = self.frenzied()
             if self.path:
                 d["path"] = self.entry()

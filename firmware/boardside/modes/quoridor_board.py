@@ -73,6 +73,9 @@ class BoardImage:
         """Blit the board with ``fences`` (names; a new list or tuple whenever they
         change: fences added at its end are drawn on, anything else starts over)."""
         board = self.canvas
+        if board is not None and fences is self.drawn:  # the same fences: copy them
+            canvas.blit(board, ox, oy)
+            return
         if board is None:
             board = self.canvas = Canvas(SIZE, SIZE)
         drawn = self.drawn
