@@ -151,21 +151,22 @@ def run_vm_suite(opts):
 
 
 def run_heap(opts):
-    """The three scripted games (not timed: two at a time), then the gc pause."""
+    """The scripted games (not timed: two at a time), then the gc pause."""
     records = []
-    games = ("qbert", "quoridor", "dice")
+    games = ("qbert", "quoridor", "pacman", "dice")
     results = {}
 
     def one(mode):
         results[mode] = run_lines(node_command() + [str(BENCH / "heap.py"), "--hardware",
                                                     "/hw/boardside.json", "game", mode], "vm")
 
-    threads = [threading.Thread(target=one, args=(m,)) for m in games[:2]]
-    for t in threads:
-        t.start()
-    one(games[2])
-    for t in threads:
-        t.join()
+    for i in range(0, len(games), 2):
+        threads = [threading.Thread(target=one, args=(m,)) for m in games[i + 1:i + 2]]
+        for t in threads:
+            t.start()
+        one(games[i])
+        for t in threads:
+            t.join()
     for m in games:
         if m not in results:
             raise SystemExit("the %s heap game did not finish" % m)
