@@ -27,7 +27,20 @@ def settings(board):
     board.tap("right").tap("right")
 
 
-PICTURES = (("menu.png", menu), ("settings.png", settings))
+def pacman(board):
+    """PAC-MAN alone against the device's ghosts: he steps up and back, BLINKY sees him
+    down file e, and the device shows its frenzy move with its cue."""
+    while board.app.menu[board.app.menu_index] != "pacman":
+        board.tap("down")
+    board.tap("a")                       # the setup
+    board.tap("left")                    # one player: the device plays the ghosts
+    board.tap("a")
+    for button in ("up", "down", "a"):   # e2-e3-e2
+        board.tap(button)
+    board.advance(300)                   # the device's move, a step into its walk
+
+
+PICTURES = (("menu.png", menu), ("settings.png", settings), ("pacman.png", pacman))
 
 
 def make(out_dir):
