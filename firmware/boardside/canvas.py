@@ -289,3 +289,21 @@ class Canvas:
 def text_width(s):
     n = len(s)
     return n * font.ADVANCE - 1 if n else 0
+
+
+SCROLL_PAUSE_MS = 1000  # text wider than its line rests this long at each end
+SCROLL_MS = 200         # then moves one pixel this often
+
+
+def scroll_offset(text_w, width, t):
+    """How far text ``text_w`` pixels wide has scrolled into a ``width``-pixel line,
+    ``t`` ms after it first showed: rest, scroll to its end, rest, start over. (The
+    settings screen's and the modes' long lines.)"""
+    extra = text_w - width
+    if extra <= 0:
+        return 0
+    cycle = 2 * SCROLL_PAUSE_MS + extra * SCROLL_MS
+    t %= cycle
+    if t < SCROLL_PAUSE_MS:
+        return 0
+    return min(extra, (t - SCROLL_PAUSE_MS) // SCROLL_MS)

@@ -29,20 +29,17 @@ the move's frame was shown does it (ghosts.choose, a few ms on the board), one
 ghost per pass.
 """
 
-from boardside.canvas import DIM, GREY, RED, WHITE, scale
+from boardside.canvas import DIM, GREY, RED, WHITE, scale, scroll_offset
 from boardside.events import A, B, DOWN, LEFT, LONG, PRESS, RELEASE, REPEAT, RIGHT, UP
 from boardside.mode import Mode, ModeError
 from boardside.modes.quoridor_board import (AMBER, BLINK_MS, FLASH_MS, PLATE, REASONS, SIZE,
-                                            BoardImage, draw_fence, fence, plate, window)
+                                            BoardImage, plate, window)
 from boardside.pacman import IllegalMove, LayoutError, PacMan, ghosts
 from boardside.pacman.game import DEVICE, LEVELS, OFF, RULE_NAMES, deal
-from boardside.pacman.layout import (GHOSTS, MAX_FENCES, MAX_SAVED, NO_STEP, SHIPPED, Layouts,
-                                     check_name, parse_text)
-from boardside.quoridor import Quoridor
-from boardside.quoridor.notation import FENCES, SQUARES, parse
+from boardside.pacman.layout import GHOSTS, MAX_SAVED, NO_STEP, SHIPPED, Layouts, parse_text
+from boardside.quoridor.notation import SQUARES, parse
 from boardside.saved import Fields
 from boardside.settings import Bool, Choice, Int, need_bool, need_int, need_str
-from boardside.settings_screen import scroll_offset
 
 # Arcade colours, every lit channel at least canvas.FAINT (docs/leds.md). Apart at a
 # glance in normal vision; for red-green colour blindness BLINKY and CLYDE, and
@@ -593,6 +590,8 @@ class PacManMode(Mode):
 
     # -- the layout editor ----------------------------------------------------------------
     def open_editor(self, name):
+        from boardside.modes.pacman_editor import Editor
+
         layout = parse_text(self.book.text(name))
         own = name not in [n for n, _ in SHIPPED]
         self.editor = Editor(own and name or None, layout.pacman, layout.ghosts,
@@ -603,66 +602,14 @@ class PacManMode(Mode):
         self._a_long = self._b_long = True
 
     def _handle_editor(self, kind, button, now_ms):
-        e = self.editor
-        if kind == PRESS and (button == A or button == B):
-            if button == A:
-                self._a_long = False
-            else:
-                self._b_long = False
-            return False
-        if kind == LONG and button == A:
-            self._a_long = True
-            self._save_editor(now_ms)
-            return True
-        if kind == LONG and button == B:
-            self._b_long = True
-            self.editor = None
-            self.screen = SETUP
-            return True
-        if kind == RELEASE and button == A and not self._a_long:
-            try:
-                e.apply()
-            except LayoutError as x:
-                self._refuse(x.code, str(x), now_ms)
-                return True
-            self.flash = None
-            return True
-        if kind == RELEASE and button == B and not self._b_long:
-            e.tool = (e.tool + 1) % len(TOOLS)
-            return True
-        if (kind == PRESS or kind == REPEAT) and button in DIRECTIONS:
-            e.move(DIRECTIONS.index(button))
-            return True
-        return False
+        from boardside.modes import pacman_editor
 
-    def _save_editor(self, now_ms):
-        e = self.editor
-        name = e.name
-        if name is None:
-            names = self.book.names()
-            for k in range(1, MAX_SAVED + 1):
-                if "my%d" % k not in names:
-                    name = "my%d" % k
-                    break
-        if name is None:
-            self._refuse("full", "%d layouts of your own already: remove one first"
-                         % MAX_SAVED, now_ms)
-            return
-        try:
-            text = self.book.save(name, e.text())
-        except LayoutError as x:
-            self._refuse(x.code, str(x), now_ms)
-            return
-        except ModeError as x:
-            self._refuse("full", str(x), now_ms)
-            return
-        self.layout_name = name
-        self.editor = None
-        self.screen = SETUP
-        self.page = LAYOUT_PAGE
-        self.flash = None
-        self.notice = ["check", WHITE, now_ms + NOTICE_MS]
-        self.ctx.emit({"event": "layout", "mode": self.name, "name": name, "text": text})
+        return pacman_editor.handle(self, kind, button, now_ms)
+
+    def _render_editor(self, canvas, now_ms):
+        from boardside.modes import pacman_editor
+
+        pacman_editor.render(self, canvas, now_ms)
 
     # -- output --------------------------------------------------------------------------
     def render(self, canvas, now_ms):
@@ -763,33 +710,33 @@ class PacManMode(Mode):
             _grooves(canvas, ox, oy, [start] + self.path, colour)
         if self.hints and not device:
             for s in self._position()[2] or ():
-                _square(canvas, ox, oy, s, HINT_COLOUR)
+                draw_square(canvas, ox, oy, s, HINT_COLOUR)
         pellets = g.layout.pellets
         for i in range(4):
             if not (g.eaten >> i) & 1:
-                _square(canvas, ox, oy, pellets[i], PELLET_COLOUR)
+                draw_square(canvas, ox, oy, pellets[i], PELLET_COLOUR)
         for k in range(4):
             s = g.ghosts[k]
             if s != OFF and not (k + 1 == piece and (device or blink == 0)):
-                _square(canvas, ox, oy, s, GHOST_COLOURS[k])
+                draw_square(canvas, ox, oy, s, GHOST_COLOURS[k])
         if piece != 0 or blink or self.path:
-            _square(canvas, ox, oy, g.pac, PACMAN_COLOUR)
+            draw_square(canvas, ox, oy, g.pac, PACMAN_COLOUR)
         if device:
             # the device's ghost walks its path, a square at a time, then waits there
             n = len(walk) - 1
             frame = (now_ms - self.pending_at) // STEP_MS
-            _square(canvas, ox, oy, walk[min(frame % (n + 3), n)], colour)
+            draw_square(canvas, ox, oy, walk[min(frame % (n + 3), n)], colour)
         elif self.path and blink:
-            _square(canvas, ox, oy, head, WHITE if self._taken(head) else colour)
+            draw_square(canvas, ox, oy, head, WHITE if self._taken(head) else colour)
         elif self.path:
-            _square(canvas, ox, oy, start, colour)
+            draw_square(canvas, ox, oy, start, colour)
         self._render_top(canvas)
         if self.flash is None and self.notice is None and not (
                 device and now_ms - self.pending_at < CUE_MS):
             return
         # a plate in a corner that hides neither the move nor PAC-MAN
         keep = walk if device else [start] + self.path
-        x, y = _plate_spot(canvas, ox, oy, keep + [g.pac])
+        x, y = plate_spot(canvas, ox, oy, keep + [g.pac])
         if self.flash is not None:
             self._render_refusal(canvas, x, y)
         elif self.notice is not None:
@@ -923,40 +870,6 @@ class PacManMode(Mode):
         s = layout.pacman
         canvas.pixel(x0 + s % 9, y0 + 8 - s // 9, PACMAN_COLOUR)
 
-    def _render_editor(self, canvas, now_ms):
-        e = self.editor
-        w, h = canvas.width, canvas.height
-        blink = (now_ms // BLINK_MS) & 1
-        tool = TOOLS[e.tool]
-        is_fence = e.tool < 2
-        focus = e.fy * 9 + e.fx if is_fence else e.cy * 9 + e.cx
-        ox, oy = self._window(w, h, focus)
-        self._board_image().draw(canvas, ox, oy, e.drawn())
-        for s in e.pellets:
-            _square(canvas, ox, oy, s, PELLET_COLOUR)
-        for k in range(4):
-            _square(canvas, ox, oy, e.ghosts[k], GHOST_COLOURS[k])
-        _square(canvas, ox, oy, e.pacman, PACMAN_COLOUR)
-        colour = _tool_colour(tool)
-        if is_fence:
-            f = fence(e.fx, e.fy, e.tool == 1)
-            if blink:
-                draw_fence(canvas, ox, oy, e.fx, e.fy, e.tool == 1,
-                           WHITE if f in e.fences else colour)
-        elif blink:
-            s = e.cy * 9 + e.cx
-            _square(canvas, ox, oy, s, WHITE if e.at(s) else colour)
-        # the top row: the tool (its colour; a vertical fence's with a gap), the
-        # power pellets placed
-        canvas.hline(0, 0, w, 0)
-        canvas.hline(0, 0, 3, colour)
-        if e.tool == 1:
-            canvas.pixel(1, 0, 0)
-        canvas.hline(w - len(e.pellets), 0, len(e.pellets), PELLET_COLOUR)
-        if self.flash is not None:
-            x, y = _plate_spot(canvas, ox, oy, (focus,))
-            self._render_refusal(canvas, x, y)
-
     # -- state ---------------------------------------------------------------------------
     def describe(self):
         d = {"screen": self.screen, "players": self.players,
@@ -1011,7 +924,11 @@ class PacManMode(Mode):
         if screen not in SCREENS:
             f.bad("'screen' unknown")
         game = None if data["game"] is None else PacMan.from_dict(data["game"])
-        editor = None if data["editor"] is None else Editor.restore(data["editor"], f)
+        editor = None
+        if data["editor"] is not None:
+            from boardside.modes.pacman_editor import Editor
+
+            editor = Editor.restore(data["editor"], f)
         if (screen == EDIT) != (editor is not None):
             f.bad("the editor's layout without the editor's screen, or the other way")
         if screen in GAME_SCREENS or screen == OVER:
@@ -1057,7 +974,7 @@ class PacManMode(Mode):
         self.path = list(path)
 
 
-def _plate_spot(canvas, ox, oy, keep):
+def plate_spot(canvas, ox, oy, keep):
     """The top-left of a plate in a corner of the board's window (below the top row)
     that covers none of the squares in keep, if there is one."""
     w, h = canvas.width, canvas.height
@@ -1073,7 +990,7 @@ def _plate_spot(canvas, ox, oy, keep):
     return w - PLATE, h - PLATE
 
 
-def _square(canvas, ox, oy, s, c):
+def draw_square(canvas, ox, oy, s, c):
     canvas.pixel(ox + 2 * (s % 9), oy + 2 * (8 - s // 9), c)
 
 
@@ -1085,155 +1002,3 @@ def _grooves(canvas, ox, oy, squares, c):
         a = squares[k - 1]
         b = squares[k]
         canvas.pixel(ox + a % 9 + b % 9, oy + 8 - a // 9 + 8 - b // 9, c)
-
-
-def _tool_colour(tool):
-    if tool.startswith("fence"):
-        return FENCE_COLOUR
-    if tool == "pellet":
-        return PELLET_COLOUR
-    if tool == "pacman":
-        return PACMAN_COLOUR
-    return GHOST_COLOURS[GHOSTS.index(tool)]
-
-
-class Editor:
-    """A layout being entered on the device: its start squares, pellets and fences, the
-    tool and the cursor. Each fence goes onto a classic board as it is placed
-    (Quoridor.place_fixed), so an overlap or a crossing is refused at once; the
-    whole layout is checked by the engine when it is saved."""
-
-    def __init__(self, name, pacman, ghosts, pellets, fences):
-        self.name = name                  # a layout of the players' own, or None: new
-        self.pacman = pacman
-        self.ghosts = list(ghosts)
-        self.pellets = list(pellets)
-        self.fences = list(fences)
-        self.tool = 0
-        self.cx, self.cy = 4, 4
-        self.fx, self.fy = 4, 4
-        self._board = None
-        self._drawn = None
-
-    def board(self):
-        if self._board is None:
-            board = Quoridor(2, fences=0)
-            for f in self.fences:
-                board.place_fixed(f)
-            self._board = board
-        return self._board
-
-    def drawn(self):
-        """The fences as a tuple, a new one whenever they change (BoardImage)."""
-        if self._drawn is None:
-            self._drawn = tuple(self.fences)
-        return self._drawn
-
-    def at(self, s):
-        return s == self.pacman or s in self.ghosts or s in self.pellets
-
-    def move(self, d):
-        dx = (0, 1, 0, -1)[d]
-        dy = (1, 0, -1, 0)[d]
-        if self.tool < 2:
-            self.fx = min(7, max(0, self.fx + dx))
-            self.fy = min(7, max(0, self.fy + dy))
-            self.cx, self.cy = self.fx, self.fy
-        else:
-            self.cx = min(8, max(0, self.cx + dx))
-            self.cy = min(8, max(0, self.cy + dy))
-            self.fx, self.fy = min(7, self.cx), min(7, self.cy)
-
-    def apply(self):
-        """Place or remove with the tool at the cursor; LayoutError (code, message) for
-        what the layout checks would refuse at once."""
-        tool = TOOLS[self.tool]
-        if self.tool < 2:
-            f = fence(self.fx, self.fy, self.tool == 1)
-            if f in self.fences:
-                self.fences.remove(f)
-                self._board = None
-            else:
-                if len(self.fences) >= MAX_FENCES:
-                    raise LayoutError("at most %d fences (the box holds %d)"
-                                      % (MAX_FENCES, MAX_FENCES), "fences")
-                try:
-                    self.board().place_fixed(f)
-                except IllegalMove as e:
-                    raise LayoutError("fence %s: %s" % (f, e), e.code)
-                self.fences.append(f)
-            self._drawn = None
-            return
-        s = self.cy * 9 + self.cx
-        if tool == "pellet":
-            if s in self.pellets:
-                self.pellets.remove(s)
-            elif s == self.pacman or s in self.ghosts:
-                raise LayoutError("a piece starts on %s: no pellet there" % SQUARES[s],
-                                  "on_pellet")
-            elif len(self.pellets) >= 4:
-                raise LayoutError("4 power pellets already", "pellets")
-            else:
-                self.pellets.append(s)
-            return
-        if s in self.pellets:
-            raise LayoutError("a power pellet lies on %s" % SQUARES[s], "on_pellet")
-        k = -1 if tool == "pacman" else GHOSTS.index(tool)
-        if (s == self.pacman and k >= 0) or (s in self.ghosts and self.ghosts.index(s) != k):
-            raise LayoutError("another piece starts on %s" % SQUARES[s], "same_square")
-        if k < 0:
-            self.pacman = s
-        else:
-            self.ghosts[k] = s
-
-    def text(self):
-        return "pacman %s; ghosts %s; pellets %s; fences %s" % (
-            SQUARES[self.pacman], " ".join([SQUARES[s] for s in self.ghosts]),
-            " ".join([SQUARES[s] for s in self.pellets]), " ".join(self.fences))
-
-    def describe(self):
-        return {"name": self.name, "tool": TOOLS[self.tool], "text": self.text(),
-                "cursor": SQUARES[self.cy * 9 + self.cx],
-                "fence": fence(self.fx, self.fy, self.tool == 1) if self.tool < 2 else None}
-
-    def save(self):
-        return {"name": self.name, "pacman": self.pacman, "ghosts": list(self.ghosts),
-                "pellets": list(self.pellets), "fences": list(self.fences),
-                "tool": self.tool, "cursor": [self.cx, self.cy, self.fx, self.fy]}
-
-    @classmethod
-    def restore(cls, data, f):
-        """An editor from save(); ValueError (through f, the mode's Fields) when it does
-        not fit: squares off the board, pieces sharing a square, fences that overlap."""
-        e = Fields(data, f.what + ", the layout editor")
-        name = data["name"]
-        if name is not None:
-            try:
-                check_name(name)
-            except ModeError:
-                e.bad("'name' is not a layout name")
-            if name in [n for n, _ in SHIPPED]:
-                e.bad("'name' is a shipped layout's")
-        editor = cls(name, e.num("pacman", 0, 80), e.ints("ghosts", 4, 0, 80),
-                     e.values(data["pellets"], -1, 0, 80, "pellets"), ())
-        fences = data["fences"]
-        if not isinstance(fences, list) or len(fences) > MAX_FENCES:
-            e.bad("'fences' is not a list of at most %d" % MAX_FENCES)
-        editor.tool = e.num("tool", 0, len(TOOLS) - 1)
-        cursor = e.ints("cursor", 4, 0, 8)
-        if cursor[2] > 7 or cursor[3] > 7:
-            e.bad("'cursor' out of range")
-        editor.cx, editor.cy, editor.fx, editor.fy = cursor
-        starts = [editor.pacman] + editor.ghosts
-        squares = starts + editor.pellets
-        if len(editor.pellets) > 4 or len(set(squares)) != len(squares):
-            e.bad("pieces or pellets sharing a square, or more than 4 pellets")
-        for x in fences:
-            if x not in FENCES:  # the names the editor writes, e.g. e3h
-                e.bad("'fences' holds %r" % (x,))
-            try:
-                editor.board().place_fixed(x)
-            except (IllegalMove, ValueError) as exc:
-                e.bad("fence %s: %s" % (x, exc))
-            editor.fences.append(x)
-        return editor
