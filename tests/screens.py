@@ -494,8 +494,6 @@ def pacman(w):
         w.wait(2000)                         # the ghost walks its path; the cue
         if m.screen != "device":
             break
-        status_held(w)
-        w.event("release", "a")
         w.tap("a")
     for code in list(REFUSALS) + ["other"]:
         m.flash = [code, "why", w.t + 1500, 2]

@@ -189,6 +189,24 @@ def test_the_piece_to_move_blinks():
     assert {a, tb.at("e5")} == {GHOST_COLOURS[0], SQUARE}
 
 
+def test_hold_a_shows_the_lives_the_piece_to_move_and_its_player():
+    """The device shows whose piece moves next: holding A (no walk entered, so nothing
+    is played or refused) shows the lives, the piece to move and its player."""
+    tb = Table()
+    tb.act("new", players=3, device="C")
+    tb.act("move", move="e2-e3-d3")      # BLINKY: player 2's
+    tb.event("press", "a")
+    tb.t += 700
+    tb.event("long", "a")
+    d = tb.state()
+    assert d["status"] and "refused" not in d and d["moves"] == 1
+    player = Canvas(7, 5)
+    player.text(0, 0, "P2", 0xFFFFFF)
+    assert _contains(tb.canvas, player) and _plate_icon(tb.canvas, "ghost", GHOST_COLOURS[0])
+    tb.event("release", "a")
+    assert not tb.state()["status"]
+
+
 def test_a_small_panel_shows_whole_ranks_below_the_top_row():
     """On 16x16 the board pans with the path's head, a rank at a time: the top row
     stays PAC-MAN's lives and pellets, and no rank shows without its squares."""

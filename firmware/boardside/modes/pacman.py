@@ -18,7 +18,7 @@ Buttons (MENU is the app's):
            hold A: status while held   hold B: undo back to the last move a person
            entered (at the start of a game: back to the setup)
   device   the device's ghost shows its move (it walks its path, blinking);
-           A once the physical piece was moved; hold A / hold B as in play
+           A once the physical piece was moved; hold B as in play
   over     the winner and the level reached   A: setup   hold B: undo the last move
   editor   pad: cursor   A: place or remove with the tool   B: the next tool (fence h,
            fence v, pellet, PAC-MAN's start, BLINKY's ... CLYDE's)
@@ -363,10 +363,8 @@ class PacManMode(Mode):
             moves = g.legal_moves()
             if len(moves) == 1 and moves[0].endswith("pass"):
                 self.play(moves[0], now_ms)  # boxed in: the only move is to pass
-            else:
-                self._refuse("length", "walk %s with the pad first, then A" % g.piece_name(),
-                             now_ms)
-            return True
+                return True
+            return False  # no walk yet (A held for the status)
         try:
             self.play(self.entry(), now_ms)
         except IllegalMove:
@@ -379,7 +377,8 @@ class PacManMode(Mode):
             return self._handle_setup(kind, button, now_ms)
         if self.screen == EDIT:
             return self._handle_editor(kind, button, now_ms)
-        if button == A and kind == LONG and self.screen in GAME_SCREENS:
+        if button == A and kind == LONG and self.screen == PLAY:
+            # (on the device's screen A's press already went on with the game)
             self.status = True
             return True
         if button == A and kind == RELEASE and self.status:
@@ -895,6 +894,7 @@ class PacManMode(Mode):
                 d["device_move"] = {"move": self.pending,
                                     "words": g.describe_move(self.pending)}
             d["hints"] = self.hints
+            d["status"] = self.status
         if self.flash is not None:
             d["refused"] = {"code": self.flash[0], "reason": self.flash[1]}
         if self.notice is not None:
