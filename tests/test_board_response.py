@@ -107,7 +107,18 @@ def _qbert(board, log, taken):
             press(board, b, log=log, taken=taken, after_ms=700 if b == "a" else 240)
 
 
-@pytest.mark.parametrize("game", [_dice, _quoridor, _qbert], ids=["dice", "quoridor", "qbert"])
+def _pacman(board, log, taken):
+    for b in ("right", "right", "right", "a",  # PAC-MAN in the menu, open it: the setup
+              "a",                              # two players
+              "up", "up", "a",                  # PAC-MAN e2-e3-e4
+              "left", "a",                      # BLINKY in frenzy, one square: refused
+              "b", "down", "a",                 # BLINKY e5-e4: PAC-MAN caught
+              "up", "left", "b", "b", "right", "up"):
+        press(board, b, log=log, taken=taken)
+
+
+@pytest.mark.parametrize("game", [_dice, _quoridor, _qbert, _pacman],
+                         ids=["dice", "quoridor", "qbert", "pacman"])
 def test_every_press_is_on_the_leds_in_time(board, game):
     board.advance(1500)
     writes = board.flash.pages

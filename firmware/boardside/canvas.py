@@ -291,19 +291,15 @@ def text_width(s):
     return n * font.ADVANCE - 1 if n else 0
 
 
-SCROLL_PAUSE_MS = 1000  # text wider than its line rests this long at each end
-SCROLL_MS = 200         # then moves one pixel this often
-
-
-def scroll_offset(text_w, width, t):
+def scroll_offset(text_w, width, t, pause_ms=1000, step_ms=200):
     """How far text ``text_w`` pixels wide has scrolled into a ``width``-pixel line,
-    ``t`` ms after it first showed: rest, scroll to its end, rest, start over. (The
-    settings screen's and the modes' long lines.)"""
+    ``t`` ms after it first showed: it rests pause_ms, scrolls a pixel every step_ms
+    to its end, rests, and starts over. (The settings screen's and the modes' long
+    lines.)"""
     extra = text_w - width
     if extra <= 0:
         return 0
-    cycle = 2 * SCROLL_PAUSE_MS + extra * SCROLL_MS
-    t %= cycle
-    if t < SCROLL_PAUSE_MS:
+    t %= 2 * pause_ms + extra * step_ms
+    if t < pause_ms:
         return 0
-    return min(extra, (t - SCROLL_PAUSE_MS) // SCROLL_MS)
+    return min(extra, (t - pause_ms) // step_ms)
