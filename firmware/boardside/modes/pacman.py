@@ -4,9 +4,10 @@ the ghosts; the device may play any of the ghosts. The rules are boardside.pacma
 (docs/pacman.md); the board, its window and the refusal icons are the classic
 mode's (boardside.modes.quoridor_board).
 
-The top row always shows PAC-MAN's lives (yellow dots, left) and the power pellets
-eaten (four slots, right); the board below it pans with the cursor on a small panel,
-a rank at a time.
+The top row always shows PAC-MAN's lives (a yellow bar, left) and the power pellets
+eaten (a bar, right); the board below it pans with the cursor on a small panel, a
+rank at a time. The layout editor is boardside.modes.pacman_editor, loaded when a
+layout is first edited.
 
 Buttons (MENU is the app's):
   setup    up/down: page (players, device's ghosts, layout, remove)
@@ -146,7 +147,7 @@ class PacManMode(Mode):
         self.pending_at = 0
         self._pending_path = None
         self._due = -1               # when tick() works out the next piece's part
-        self._a_long = False
+        self._a_long = False         # the editor: this A or B press was held
         self._b_long = False
         self._since = 0              # when the text that may scroll first showed
         self._version = 0            # bumped at every change of the position
