@@ -135,7 +135,8 @@ class Pause:
         # every mode in play: its code and its game state live on the heap
         for script in (scenarios.dice_game(rig, 6), scenarios.qbert_game(rig, 12),
                        scenarios.quoridor_game(rig, 4, scenarios.WORST_CASE_4, False),
-                       scenarios.cubequest_game(rig, 12), scenarios.qubo_game(rig, 20)):
+                       scenarios.cubequest_game(rig, 12), scenarios.qubo_game(rig, 20),
+                       scenarios.pacman_game(rig, 20)):
             rig.run(script)
             open_mode(rig, None)
         # (title, heap in use when the collection starts: live data plus garbage)

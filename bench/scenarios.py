@@ -150,8 +150,11 @@ def every_mode(rig):
     yield from quoridor_game(rig, 4, WORST_CASE_4, False)
     yield from cubequest_game(rig, 6)
     yield from qubo_game(rig, 10)
+    yield from pacman_game(rig, 10)
     yield from hands.opening(rig, None)
     yield from rig.waiting(3000)
+
+
 def qubo_game(rig, turns=40, snapshots=None):
     """Four players, set up and played with the pad: turns that form a shape now and
     then, passes, a look through the menu and the history. snapshots: a dict filled
@@ -192,6 +195,49 @@ def qubo_game(rig, turns=40, snapshots=None):
             yield from rig.tapping("b")
 
 
+def pacman_game(rig, turns=40, snapshots=None):
+    """PAC-MAN alone against the device's ghosts with the buttons: the layout editor
+    once, then turns of PAC-MAN's walks (now and then with the squares he may end on
+    shown and the status held), each device move confirmed with A; a new game after
+    the end. snapshots: a dict filled with "play" (PAC-MAN to move) and "device" (a
+    device move shown) -> App.save(), the first time each shows after the third turn."""
+    from boardside.quoridor.notation import parse
+
+    yield from hands.opening(rig, "pacman")
+    mode = rig.app.mode()
+    mode.screen = "setup"
+    mode.page = 2
+    yield from rig.tapping("b")               # the editor on the default layout
+    for b in ("up", "right", "a", "b", "b", "a", "a"):
+        yield from rig.tapping(b)
+    yield from rig.tapping("b", 900)          # hold B: leave it
+    mode.page = 0
+    yield from rig.tapping("left")            # one player: the device plays the ghosts
+    yield from rig.tapping("a")
+    for t in range(turns):
+        while mode.screen == "device":
+            yield from rig.waiting(200)       # the ghost's move is worked out, it walks
+            if snapshots is not None and t >= 3 and "device" not in snapshots:
+                snapshots["device"] = rig.app.save()
+            yield from rig.tapping("a")
+        if mode.screen == "over":
+            yield from rig.tapping("a")
+            yield from rig.tapping("a")
+            continue
+        if snapshots is not None and t >= 3 and "play" not in snapshots:
+            snapshots["play"] = rig.app.save()
+        if t % 5 == 2:
+            yield from rig.tapping("b")       # where PAC-MAN may end
+            yield from rig.waiting(800)
+            yield from rig.tapping("b")
+            yield from rig.tapping("a", 900)  # hold A: the status
+        moves = mode.game.legal_moves()
+        squares = [parse(w) for w in moves[(7 * t) % len(moves)].split("-")]
+        for a, b in zip(squares, squares[1:]):
+            yield from rig.tapping({9: "up", 1: "right", -9: "down", -1: "left"}[b - a])
+        yield from rig.tapping("a")
+
+
 GAMES = {
     "cubequest": lambda rig: cubequest_game(rig, 30),
     "dice": lambda rig: dice_game(rig, 12),
@@ -199,4 +245,5 @@ GAMES = {
     "quoridor": lambda rig: quoridor_game(rig, 4, WORST_CASE_4),
     "every mode": every_mode,
     "qubo": lambda rig: qubo_game(rig, 40),
+    "pacman": lambda rig: pacman_game(rig, 40),
 }

@@ -827,6 +827,52 @@ def ops_pacman_engine(rig):
     yield Op(group, "undo and replay one move", _relisted(long_game))
 
 
+def ops_pacman_mode(rig):
+    """The PAC-MAN mode's presses: a step of the walk, the walk played, a device
+    ghost's move confirmed; and the quiet pass that works the device's move out."""
+    import scenarios
+    from boardside.quoridor.notation import parse
+
+    snaps = {}
+    rig.run(scenarios.pacman_game(rig, turns=16, snapshots=snaps))
+    group = "pacman mode"
+    if "play" in snaps:
+        snap = _only(snaps["play"], "pacman")
+        for op in _press_ops(rig, group, "a step of PAC-MAN's walk", snap, "up"):
+            yield op
+
+        def walked(mode):
+            move = mode.game.legal_moves()[0]
+            mode.path = [parse(w) for w in move.split("-")[1:]]
+
+        for op in _press_ops(rig, group, "A plays PAC-MAN's walk", snap, "a", walked):
+            yield op
+        for op in _press_ops(rig, group, "where PAC-MAN may end shown", snap, "b",
+                             render=False):
+            yield op
+        for op in _save_op(rig, group, "%d moves" % len(snap["modes"]["pacman"]["game"]
+                                                      ["moves"]), snap):
+            yield op
+    if "device" in snaps:
+        snap = _only(snaps["device"], "pacman")
+        for op in _press_ops(rig, group, "A confirms the device's ghost", snap, "a"):
+            yield op
+
+        restore = _restore(rig, snap)
+        app = rig.app
+
+        def unchosen():
+            restore()  # its passes worked the move out: forget it, due at once
+            mode = app.mode()
+            mode.pending = None
+            mode._due = 0
+
+        yield Op(group, "tick: the device's ghost works out its move",
+                 lambda: app.mode().tick(rig.dev.now), unchosen, budget="press",
+                 note="%s, at a quiet pass after the frame, never in a press"
+                 % snap["modes"]["pacman"]["pending"])
+
+
 JOBS = (
     ("canvas", ops_canvas),
     ("frame", ops_output),
@@ -839,6 +885,7 @@ JOBS = (
     ("qubo", ops_qubo),
     ("quoridor-rl", ops_quoridor_rl),
     ("pacman engine", ops_pacman_engine),
+    ("pacman mode", ops_pacman_mode),
 )
 
 

@@ -163,6 +163,13 @@ class Walk:
                 shown = g.result()["by"]
             return ("qubo", m.screen(), shown, g.phase, g.final_round(), g.players,
                     m.flash_until >= 0)
+        if app.current == "pacman":
+            flash = m.flash[0] if m.flash else None
+            notice = m.notice[0] if m.notice else None
+            tool = m.editor.tool if m.editor is not None else None
+            return ("pacman", m.screen, m.page if m.screen == "setup" else None, m.status,
+                    m.hints, flash, notice, m.pending is not None, tool, bool(m.path),
+                    bool(m.game is not None and m.screen == "play" and m.frenzied()))
         match = m.match
         # the log entry shown: its kind and its outcome (tube) or mover (character)
         entry = tuple(match.log[m.log_pos][3:6:2]) if m.view == "log" else None
@@ -604,6 +611,8 @@ def cubequest(w):
 def cq_kind(name):
     from boardside.cubequest import KINDS
     return KINDS.index(name)
+
+
 def qubo_turn(w, small=0, rect=0, large=0, move=False):
     """A on the scores, the shapes column by column, A."""
     w.tap("a")
@@ -726,6 +735,96 @@ def qubo(w):
     qubo_turn(w)
     qubo_menu(w, "LAST")                        # nobody scored: a shared victory
     assert m.game.result()["by"] == "shared"
+PACMAN_OPEN = "pacman e2; ghosts e6 c9 g9 i9; pellets e3 a1 i1 a7"
+PACMAN_SIGHT = "pacman e1; ghosts e9 a9 i9 a5; pellets a1 i1 a8 i8"
+PACMAN_FEAST = "pacman e5; ghosts a9 c9 g9 i9; pellets e6 e7 e8 e4"
+
+
+def pacman(w):
+    from boardside.modes.pacman import REFUSALS
+
+    m = w.app.mode("pacman")
+    w.open("pacman")
+    for _ in range(4):                       # 1, 2 ... 5 players
+        w.tap("right")
+    w.tap("down")                            # the device's ghosts
+    for _ in range(3):
+        w.tap("right")
+    w.tap("down")                            # the layout: its name scrolls, its map
+    w.wait(3000)
+    w.tap("down")                            # remove: the shipped layout stays
+    w.hold("a")
+    w.wait(1600)
+    w.tap("up")
+    w.tap("b")                               # the editor on the default layout
+    assert m.screen == "edit"
+    for _ in range(8):                       # every tool, both blinks
+        w.both_blinks()
+        w.tap("b")
+    w.tap("a")                               # a 21st fence: refused
+    w.wait(1600)
+    w.tap("a")
+    w.both_blinks()
+    w.hold("a")                              # saved: my1, a tick on the setup
+    assert m.screen == "setup" and m.layout_name == "my1"
+    w.wait(1600)
+    # PAC-MAN alone against the device
+    w.act("new", players=1)
+    w.frame()
+    w.both_blinks()
+    w.tap("up")                              # a walk
+    w.both_blinks()
+    w.tap("b")
+    w.tap("b")                               # where PAC-MAN may end
+    w.both_blinks()
+    w.tap("b")
+    status_held(w)                           # the status while A is held
+    w.event("release", "a")
+    w.tap("up")
+    w.tap("up")
+    w.tap("a")                               # e2-e3-e4: the device's ghosts move
+    for _ in range(4):
+        w.wait(2000)                         # the ghost walks its path; the cue
+        if m.screen != "device":
+            break
+        w.tap("a")
+    for code in list(REFUSALS) + ["other"]:
+        m.flash = [code, "why", w.t + 1500, 2]
+        w.app.dirty = True
+        w.wait(100)
+    for icon, colour in (("pellet", 0xFFF0D0), ("ghost", 0x0000FF), ("heart", 0xFF0000)):
+        m.notice = [icon, colour, w.t + 1500]
+        w.app.dirty = True
+        w.wait(100)
+    w.wait(1600)
+    # a boost that eats a ghost; a ghost in frenzy; the ends of games
+    w.act("new", players=2, layout=PACMAN_OPEN)
+    w.frame()
+    for move in ("e2-e3", "e3-e4-e5-e6"):
+        w.act("move", move=move)
+        w.frame()
+    w.wait(1600)
+    w.act("new", players=2, layout=PACMAN_SIGHT)
+    w.act("move", move="e1-e2-e3")
+    w.both_blinks()
+    w.act("new", players=1, layout=PACMAN_FEAST)
+    for move in ("e5-e6", "e6-e7", "e7-e8", "e8-e7-e6-e5"):
+        w.act("move", move=move)
+    for _ in range(4):
+        w.act("ghost", play=True)
+    w.act("move", move="e5-e4")
+    assert m.screen == "over" and m.game.winner == "pacman"
+    w.wait(4000)                             # ELITE
+    w.hold("b")                              # undo the winning move
+    w.act("new", players=1)
+    w.set("pacman.lives", 1)
+    w.act("new", players=1)
+    w.act("move", move="e2-e3-e4")
+    w.act("ghost", play=True)
+    assert m.screen == "over" and m.game.winner == "ghosts"
+    w.both_blinks()
+    w.set("pacman.lives", None)
+    w.tap("a")                               # the setup again
 
 
 def every_screen(w):
@@ -739,3 +838,5 @@ def every_screen(w):
     cubequest(w)
     w.tap("menu")
     qubo(w)
+    w.tap("menu")
+    pacman(w)

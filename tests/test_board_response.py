@@ -121,8 +121,22 @@ def _qubo(board, log, taken):
     press(board, "a", log=log, taken=taken)
 
 
-@pytest.mark.parametrize("game", [_dice, _quoridor, _qbert, _qubo],
-                         ids=["dice", "quoridor", "qbert", "qubo"])
+def _pacman(board, log, taken):
+    from boardside import modes
+
+    for _ in range(modes.names().index("pacman")):
+        press(board, "right", log=log, taken=taken)  # PAC-MAN in the menu
+    for b in ("a",                              # open it: the setup
+              "a",                              # two players
+              "up", "up", "a",                  # PAC-MAN e2-e3-e4
+              "left", "a",                      # BLINKY in frenzy, one square: refused
+              "b", "down", "a",                 # BLINKY e5-e4: PAC-MAN caught
+              "up", "left", "b", "b", "right", "up"):
+        press(board, b, log=log, taken=taken)
+
+
+@pytest.mark.parametrize("game", [_dice, _quoridor, _qbert, _qubo, _pacman],
+                         ids=["dice", "quoridor", "qbert", "qubo", "pacman"])
 def test_every_press_is_on_the_leds_in_time(board, game):
     board.advance(1500)
     writes = board.flash.pages

@@ -10,7 +10,6 @@ import sys
 import pytest
 
 from boardside import savefile
-from boardside.modes.dice import DiceMode
 from boardside_host.sim import SimBoard
 
 ORANGE = 0xFF8000
@@ -115,7 +114,9 @@ def test_a_saved_game_that_keeps_crashing_is_reset_alone(board, monkeypatch):
     board.request({"cmd": "act", "action": "roll"})
     board.advance(1500)
     board.read_serial()
-    monkeypatch.setattr(DiceMode, "render", boom)  # every dice screen crashes now
+    # every dice screen crashes now (the class the device runs: a mode's modules are
+    # imported again when it comes back from being parked)
+    monkeypatch.setattr(type(board.app.mode("dice")), "render", boom)
     board.app.dirty = True
     board.advance(400)  # each crash is logged to flash: an erase (45 ms) apiece
     crashes = events(board, "crash")

@@ -19,7 +19,8 @@ def led_centres(path, scale=16):
 def test_the_committed_pictures_are_the_simulators(tmp_path):
     made = docimages.make(str(tmp_path))
     assert [os.path.basename(p) for p in made] == ["menu.png", "settings.png",
-                                                   "cubequest-release.png", "qubo.png"]
+                                                   "cubequest-release.png", "qubo.png",
+                                                   "pacman.png"]
     for path in made:
         name = os.path.basename(path)
         committed = os.path.join(ROOT, "docs", "img", name)

@@ -154,6 +154,15 @@ def canonical(app):
     return json.dumps(app.save(), sort_keys=True)
 
 
+def without_clocks(app):
+    """canonical() with the modes' game clocks left out."""
+    state = json.loads(canonical(app))
+    for mode in state["modes"].values():
+        if isinstance(mode, dict) and "clock" in mode:
+            mode["clock"] = None
+    return json.dumps(state, sort_keys=True)
+
+
 class Figures:
     def __init__(self, name):
         self.name = name
@@ -271,10 +280,15 @@ def test_device_level_fuzz(board):
         # a button held over the protocol auto-repeats, a game clock runs: then the
         # state changes by itself while the request travels; compare only when it
         # stays put for a moment without input
-        before = canonical(board.app)
+        # (a running game clock changes the state too, and a save's flash write can
+        # hold the loop so that the clock catches up in the request's pass: with a
+        # clock running, the states are compared without the clocks)
+        clocked = board.app.busy(board.app._now)
+        state = without_clocks if clocked else canonical
+        before = state(board.app)
         board.advance(10)
-        steady = not board.app.virtual.held() and canonical(board.app) == before
-        before = canonical(board.app)
+        steady = not board.app.virtual.held() and state(board.app) == before
+        before = state(board.app)
         reply = board.request(line)
         figures.lines += 1
         assert isinstance(reply, dict) and reply.get("ok") in (True, False), reply
@@ -285,7 +299,7 @@ def test_device_level_fuzz(board):
             assert reply["error"]
             if steady:
                 compared += 1
-                assert canonical(board.app) == before, (line[:80], reply)
+                assert state(board.app) == before, (line[:80], reply)
         for button in board.app.virtual.held():  # let go, so the next check is steady
             assert board.request({"cmd": "release", "button": button})["ok"]
         board.raise_if_crashed()

@@ -13,8 +13,7 @@ import pytest
 from boardside import canvas, settings_screen
 from boardside.canvas import FAINT, RED, WHITE, scale
 from boardside.modes import cubequest_screens as cubequest
-from boardside.modes import dice, qbert, quoridor
-from boardside.modes import dice, qbert, qubo_screens, quoridor
+from boardside.modes import dice, pacman, qbert, qubo_screens, quoridor
 from boardside.output import MIN_DRIVE, gamma_table
 
 from colour_vision import VISIONS, distance
@@ -37,6 +36,9 @@ PALETTE = {
         cubequest.REFUSED_COLOUR],
     "qubo": list(qubo_screens.COLOURS) + [
         qubo_screens.TURN_COLOUR, qubo_screens.WINNER_COLOUR, qubo_screens.FINAL_COLOUR],
+    "pacman": [pacman.PACMAN_COLOUR, pacman.PELLET_COLOUR, pacman.FENCE_COLOUR,
+               pacman.EATEN_COLOUR, pacman.SLOT_COLOUR, pacman.HINT_COLOUR]
+    + list(pacman.GHOST_COLOURS) + [c for _, c in pacman.REFUSALS.values()],
     "settings": [settings_screen.GROUP_COLOUR, settings_screen.LABEL_COLOUR,
                  settings_screen.VALUE_COLOUR],
 }
@@ -62,7 +64,7 @@ def test_dimmed_colours_stay_visible_and_keep_their_main_channels():
     assert scale(0x0070FF, 1, 4) == FAINT                      # a faint tint goes dark
     assert scale(0xFFFFFF, 1, 1) == 0xFFFFFF and scale(0, 1, 3) == 0
     for colour in (PALETTE["qbert"] + PALETTE["dice"] + PALETTE["quoridor"]
-                   + PALETTE["cubequest"]):
+                   + PALETTE["cubequest"] + PALETTE["pacman"]):
         for den in (2, 3, 4):
             dimmed = scale(colour, 1, den)
             assert dimmed, hex(colour)
@@ -91,6 +93,17 @@ def test_quoridor_players_stay_apart_in_every_colour_vision():
     assert worst([quoridor.AMBER], [RED])[0] >= NEAR_WHITE, worst([quoridor.AMBER], [RED])
 
 
+def test_pacman_pieces_stay_apart():
+    """The arcade's colours: PAC-MAN, the pellets and the four ghosts apart at a glance
+    in normal vision, and from the maze. With red-green colour blindness PAC-MAN,
+    BLINKY and CLYDE come close (docs/pacman.md), never to one colour: the piece to
+    move blinks and the status screen names it."""
+    pieces = [pacman.PACMAN_COLOUR, pacman.PELLET_COLOUR] + list(pacman.GHOST_COLOURS)
+    assert worst(pieces, vision="normal")[0] >= APART, worst(pieces, vision="normal")
+    assert worst(pieces)[0] >= 12, worst(pieces)
+    assert worst(pieces, [quoridor.SQUARE_COLOUR, pacman.FENCE_COLOUR])[0] >= APART
+
+
 def test_qbert_players_stay_apart_in_every_colour_vision():
     assert worst(qbert.PLAYER_COLOURS)[0] >= APART, worst(qbert.PLAYER_COLOURS)
 
@@ -102,6 +115,8 @@ def test_cube_quest_players_stay_apart_and_from_the_refusal_amber():
     assert worst(players)[0] >= APART, worst(players)
     refused = [cubequest.REFUSED_COLOUR]
     assert worst(players, refused)[0] >= NEAR_WHITE, worst(players, refused)
+
+
 def _strip_shifts(tile):
     """The two rows of a 4x4 tile under a score (boardside.modes.qubo_screens.STRIPS)
     at the tile's four horizontal offsets: how the strip can look wherever it starts."""

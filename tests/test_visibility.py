@@ -13,6 +13,7 @@ reference 16x16 build and on an 8x8 one (the small layouts).
 
 import pytest
 
+from boardside.modes.pacman import REFUSALS, TOOLS
 from boardside.output import MIN_DRIVE
 
 from screens import Walk, every_screen
@@ -25,6 +26,7 @@ MUST_SEE_16 = {
     ("menu", "cubequest"), ("settings", "cubequest.secret_teams"),
     ("settings", "cubequest.bouts_to_win"),
     ("settings", "qubo.final_round_win"),
+    ("menu", "pacman"), ("settings", "pacman.boost_eats_passed"), ("settings", "pacman.lives"),
 }
 
 
@@ -84,6 +86,13 @@ def test_every_lit_pixel_of_every_screen_is_visible(size):
         "occupied", "not_adjacent", "jump", "game_over", "syntax", "pass"}
     assert any(s[3] and s[6] for s in kinds(seen, "quoridor"))   # status with the clock
     assert any(s[4] for s in kinds(seen, "quoridor"))            # legal destinations
+    pacman = kinds(seen, "pacman")
+    assert {s[1] for s in pacman} == {"setup", "play", "device", "over", "edit"}, pacman
+    assert {s[2] for s in pacman} == {None, 0, 1, 2, 3}                # every setup page
+    assert {s[5] for s in pacman} >= set(REFUSALS) | {None}            # every refusal's icon
+    assert {s[6] for s in pacman} == {None, "pellet", "ghost", "heart", "check"}
+    assert {s[8] for s in pacman} == {None} | set(range(len(TOOLS)))   # every editor tool
+    assert all(any(s[k] for s in pacman) for k in (3, 4, 7, 9, 10)), pacman
     assert {(s[1], s[2]) for s in kinds(seen, "dice")} >= {
         (sides, count) for sides in (4, 6, 8, 10, 12, 20) for count in (1, 2, 3, 4)}
     assert {s[3:] for s in kinds(seen, "dice")} >= {

@@ -289,3 +289,17 @@ class Canvas:
 def text_width(s):
     n = len(s)
     return n * font.ADVANCE - 1 if n else 0
+
+
+def scroll_offset(text_w, width, t, pause_ms=1000, step_ms=200):
+    """How far text ``text_w`` pixels wide has scrolled into a ``width``-pixel line,
+    ``t`` ms after it first showed: it rests pause_ms, scrolls a pixel every step_ms
+    to its end, rests, and starts over. (The settings screen's and the modes' long
+    lines.)"""
+    extra = text_w - width
+    if extra <= 0:
+        return 0
+    t %= 2 * pause_ms + extra * step_ms
+    if t < pause_ms:
+        return 0
+    return min(extra, (t - pause_ms) // step_ms)

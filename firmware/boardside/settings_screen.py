@@ -17,7 +17,7 @@ A refused change shows a red line under the group, and its reason in the state.
 
 from boardside import modes as registry
 from boardside import settings as settings_registry
-from boardside.canvas import CYAN, RED, WHITE, YELLOW, text_width
+from boardside.canvas import CYAN, RED, WHITE, YELLOW, scroll_offset, text_width
 from boardside.events import A, B, DOWN, LEFT, PRESS, REPEAT, RIGHT, UP
 from boardside.mode import ModeError
 
@@ -25,22 +25,7 @@ GROUP_COLOUR = YELLOW
 LABEL_COLOUR = WHITE
 VALUE_COLOUR = CYAN
 FLASH_MS = 700      # a refused change shows a red line this long
-PAUSE_MS = 1000     # scrolling text rests this long at each end
-SCROLL_MS = 200     # then moves one pixel this often
 DEVICE_LABEL = "DEV"
-
-
-def scroll_offset(text_w, width, t):
-    """How far text ``text_w`` pixels wide has scrolled into a ``width``-pixel line,
-    ``t`` ms after it first showed: rest, scroll to its end, rest, start over."""
-    extra = text_w - width
-    if extra <= 0:
-        return 0
-    cycle = 2 * PAUSE_MS + extra * SCROLL_MS
-    t %= cycle
-    if t < PAUSE_MS:
-        return 0
-    return min(extra, (t - PAUSE_MS) // SCROLL_MS)
 
 
 class SettingsScreen:

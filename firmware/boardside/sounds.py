@@ -15,6 +15,7 @@ REFUSED = ((196, 180),)
 WIN = ((1047, 90), (1319, 90), (1568, 90), (2093, 260))
 TIME_UP = ((1760, 120), (0, 80), (1760, 120), (0, 80), (1760, 240))
 SETTING = ((2637, 15),)
+DEVICE_MOVE = ((880, 40), (0, 20), (660, 60))  # two falling notes: "your turn to move it"
 
 CUES = {
     "roll": ROLL,
@@ -23,6 +24,7 @@ CUES = {
     "match_over": WIN,     # Q*bert: the match is decided
     "time_up": TIME_UP,    # a player's chess clock ran out
     "setting": SETTING,    # a setting changed (the new volume, heard at once)
+    "ghost": DEVICE_MOVE,  # PAC-MAN: the device moved one of its ghosts
 }
 
 

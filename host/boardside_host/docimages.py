@@ -61,8 +61,22 @@ def qubo(board):
     board.tap("a")
 
 
+def pacman(board):
+    """PAC-MAN alone against the device's ghosts: he steps up and back, BLINKY sees him
+    down file e, and the device shows its frenzy move with its cue."""
+    while board.app.menu[board.app.menu_index] != "pacman":
+        board.tap("down")
+    board.tap("a")                       # the setup
+    board.tap("left")                    # one player: the device plays the ghosts
+    board.tap("a")
+    for button in ("up", "down", "a"):   # e2-e3-e2
+        board.tap(button)
+    board.advance(300)                   # the device's move, a step into its walk
+
+
 PICTURES = (("menu.png", menu), ("settings.png", settings),
-            ("cubequest-release.png", cubequest_release), ("qubo.png", qubo))
+            ("cubequest-release.png", cubequest_release), ("qubo.png", qubo),
+            ("pacman.png", pacman))
 
 
 def make(out_dir):

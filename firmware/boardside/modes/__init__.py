@@ -10,6 +10,7 @@ import sys
 REGISTRY = (
     ("dice", "boardside.modes.dice", "DiceMode", "DICE", "die"),
     ("quoridor", "boardside.modes.quoridor", "QuoridorMode", "QUOR", "fence"),
+    ("pacman", "boardside.modes.pacman", "PacManMode", "PACM", "pacman"),
     ("qbert", "boardside.modes.qbert", "QbertMode", "QBRT", "qbert"),
     ("cubequest", "boardside.modes.cubequest", "CubeQuestMode", "CUBE", "king"),
     ("qubo", "boardside.modes.qubo", "QuboMode", "QUBO", "qubo"),

@@ -15,11 +15,14 @@ Buttons (see docs/quoridor.md):
   game over    A: new game   hold B: undo the winning move
 """
 
-from boardside.canvas import BLACK, DIM, GREY, RED, WHITE, Canvas
+from boardside.canvas import DIM, GREY, RED, WHITE
 from boardside.events import A, B, DOWN, LEFT, LONG, PRESS, RELEASE, REPEAT, RIGHT, UP
 from boardside.mode import Mode, ModeError
+from boardside.modes.quoridor_board import (BLINK_MS, FLASH_MS, BoardImage, draw_fence, fence,
+                                            render_reason, square, window)
+# the board's colours and the reasons' icons are shared with the PAC-MAN variant
+from boardside.modes.quoridor_board import AMBER, REASONS, SQUARE_COLOUR  # noqa: F401
 from boardside.quoridor import IllegalMove, Quoridor
-from boardside.quoridor.notation import FILES, RANKS
 from boardside.settings import Bool, Int, need_int
 
 # Yellow, sky blue, pink, violet: apart for normal vision and with deuteranopia or
@@ -27,45 +30,16 @@ from boardside.settings import Bool, Int, need_int
 # by tests/test_palette.py). No red or green: red means "refused".
 PLAYER_COLOURS = (0xFFFF00, 0x00D0FF, 0xFFB0B0, 0x9000FF)
 FENCE_COLOUR = 0xB07000     # wood brown
-SQUARE_COLOUR = DIM
 HINT_COLOUR = GREY          # legal destinations: brighter than a square in any colour vision
-AMBER = 0xFFC000            # the refusal icons' second colour: apart from red in any vision
-BLINK_MS = 400
 WARM_AFTER_MS = 100  # a move's frame is out by then: warm the path caches
-FLASH_MS = 1500
-
-# What an illegal entry shows: icon and colour per rule (documented in README)
-REASONS = {
-    "overlap": ("fence", AMBER),      # fence on top of another fence
-    "cross": ("cross", AMBER),        # fence crosses another at its middle
-    "off_board": ("cross", 0xFF0000),    # fence sticks out of the board
-    "blocks_path": ("skull", 0xFF0000),  # would cut a player off from the goal
-    "no_fences": ("fence", 0xFF0000),    # no fences left: move the pawn
-    "blocked": ("lock", AMBER),       # a fence is in the way
-    "occupied": ("pawn", AMBER),      # another pawn stands there
-    "not_adjacent": ("question", 0xFF0000),  # too far for a step or jump
-    "jump": ("pawn", 0xFF0000),          # a jump the rules do not allow
-    "game_over": ("star", 0xFFFF00),
-    "syntax": ("question", 0xFF0000),
-    "pass": ("question", AMBER),      # a pass while a move is possible
-}
 
 SETUP, PAWN, FENCE, OVER = "setup", "pawn", "fence", "over"
-SQUARE_ROW = int("10101010101010101", 2)  # the squares of one rank, 17 pixels wide
 # Where a pawn can go: a step, a straight jump, a diagonal side-step.
 NEAR = tuple((dx, dy) for dx in range(-2, 3) for dy in range(-2, 3)
              if 0 < abs(dx) + abs(dy) <= 2)
 # built once: tick() runs every main-loop pass and must not allocate
 CLOCK_RUNS = (PAWN, FENCE)
 BLINKS = (PAWN, FENCE, OVER)
-
-
-def square(x, y):
-    return FILES[x] + RANKS[y]
-
-
-def fence(x, y, vertical):
-    return FILES[x] + RANKS[y] + ("v" if vertical else "h")
 
 
 class QuoridorMode(Mode):
@@ -315,12 +289,8 @@ class QuoridorMode(Mode):
     def _window(self, w, h):
         """Top-left of the 17x17 board in canvas pixels (negative: panned)."""
         if self.screen == FENCE:
-            fx, fy = 2 * self.fx + 1, 2 * (7 - self.fy) + 1
-        else:
-            fx, fy = 2 * self.cx, 2 * (8 - self.cy)
-        ox = (w - 17) // 2 if w >= 17 else -min(max(fx - w // 2, 0), 17 - w)
-        oy = (h - 17) // 2 if h >= 17 else -min(max(fy - h // 2, 0), 17 - h)
-        return ox, oy
+            return window(w, h, 2 * self.fx + 1, 2 * (7 - self.fy) + 1)
+        return window(w, h, 2 * self.cx, 2 * (8 - self.cy))
 
     def render(self, canvas, now_ms):
         canvas.clear()
@@ -357,29 +327,12 @@ class QuoridorMode(Mode):
             self._render_reason(canvas, self.flash[0])
 
     def _board(self, canvas, ox, oy):
-        """The squares and the placed fences: drawn once into a 17x17 canvas of
-        their own, a new fence added to it when one is placed, and that copied into
-        the window at each frame. Pixel by pixel every frame they would be most of
-        the time a frame takes on the board (docs/performance.md)."""
-        board = self._board_canvas
-        if board is None:
-            board = self._board_canvas = Canvas(17, 17)
-        fences = self.game.fences
-        drawn = self._drawn
-        if drawn is None or fences[:len(drawn)] != drawn:  # undone, a new game
-            board.clear()
-            for y in range(9):
-                board.bits(0, 2 * y, SQUARE_ROW, 17, 1, SQUARE_COLOUR)
-            drawn = ()
-        # (fences lie in the grooves: they never cover a square)
-        for f in fences[len(drawn):]:
-            self._draw_fence(board, 0, 0, FILES.index(f[0]), RANKS.index(f[1]),
-                             f[2] == "v", FENCE_COLOUR)
-        self._drawn = fences
-        canvas.blit(board, ox, oy)
+        image = self._image
+        if image is None:
+            image = self._image = BoardImage(FENCE_COLOUR)
+        image.draw(canvas, ox, oy, self.game.fences)
 
-    _board_canvas = None
-    _drawn = None
+    _image = None
 
     def _destinations(self):
         """The squares the pawn to move may go to, once per position. Only squares
@@ -412,22 +365,10 @@ class QuoridorMode(Mode):
         return p[2]
 
     def _draw_fence(self, canvas, ox, oy, x, y, vertical, c):
-        if vertical:
-            col = ox + 2 * x + 1
-            top = oy + 2 * (7 - y)
-            canvas.vline(col, top, 3, c)
-        else:
-            row = oy + 2 * (8 - y) - 1
-            canvas.hline(ox + 2 * x, row, 3, c)
+        draw_fence(canvas, ox, oy, x, y, vertical, c)
 
     def _render_reason(self, canvas, code):
-        icon, colour = REASONS.get(code, ("question", RED))
-        # in the corner away from the cursor, on a black plate so it reads
-        x = 0 if self.cx >= 5 else canvas.width - 7
-        y = 0 if self.cy < 5 else canvas.height - 7
-        canvas.fill_rect(x, y, 7, 7, BLACK)
-        canvas.rect(x, y, 7, 7, colour)
-        canvas.icon(x + 1, y + 1, icon, colour)
+        render_reason(canvas, code, self.cx, self.cy)
 
     def _render_setup(self, canvas):
         w = canvas.width

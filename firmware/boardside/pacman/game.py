@@ -219,6 +219,17 @@ class PacMan:
         return [self._name(c) for c in self._history]
 
     @property
+    def last_move(self):
+        """The last move played, as notation (None before the first): history[-1]
+        without writing out every move, for a device that shows each move."""
+        return self._name(self._history[-1]) if self._history else None
+
+    @property
+    def moves_played(self):
+        """len(history), without writing out the moves."""
+        return len(self._history)
+
+    @property
     def pellets_left(self):
         return [SQUARES[self._pellets[i]] for i in range(4) if not (self.eaten >> i) & 1]
 

@@ -157,6 +157,17 @@ def checks(rig):
                 PASSES, marked(in_mode("quoridor", quoridor_ready)),
                 frames(blinks - 1, blinks + 1))
 
+    def pacman_ready():
+        mode = app.mode()
+        mode.screen = "setup"
+        mode.page = 0
+        rig.tap("a")  # two players: PAC-MAN to move, blinking
+        rig.tap("up")  # a step of his walk: its end blinks
+
+    yield Check("idle main loop, pacman between blinks", idle_between_blinks,
+                PASSES, marked(in_mode("pacman", pacman_ready)),
+                frames(blinks - 1, blinks + 1))
+
     # Uptime. ticks_ms wraps every 2**30 ms; the device's own clock counts on across
     # the wrap, and a count past 2**30 would be a heap int: every sum with it would
     # allocate. So past REBASE_MS it starts again from 0 at a quiet moment.

@@ -1,0 +1,115 @@
+"""The Quoridor board on the grid, shared by the classic Quoridor mode and the PAC-MAN
+variant: squares and fence grooves in 17x17 pixels, the window a smaller panel shows,
+and the framed icon that says why an entry was refused.
+
+The 9x9 squares lie on even pixel coordinates, the grooves between them on odd ones;
+rank 9 is the top row. A fence covers three pixels of a groove.
+"""
+
+from boardside.canvas import BLACK, DIM, RED, Canvas
+from boardside.quoridor.notation import FILES, RANKS
+
+SIZE = 17                   # pixels across the board: 9 squares, 8 grooves
+SQUARE_COLOUR = DIM
+AMBER = 0xFFC000            # the refusal icons' second colour: apart from red in any vision
+BLINK_MS = 400
+FLASH_MS = 1500             # a refusal's icon shows this long
+PLATE = 7                   # a refusal's framed icon: 7x7 pixels
+SQUARE_ROW = int("10101010101010101", 2)  # the squares of one rank, 17 pixels wide
+
+# What an illegal entry shows: icon and colour per rule (documented in README)
+REASONS = {
+    "overlap": ("fence", AMBER),      # fence on top of another fence
+    "cross": ("cross", AMBER),        # fence crosses another at its middle
+    "off_board": ("cross", 0xFF0000),    # fence sticks out of the board
+    "blocks_path": ("skull", 0xFF0000),  # would cut a player off from the goal
+    "no_fences": ("fence", 0xFF0000),    # no fences left: move the pawn
+    "blocked": ("lock", AMBER),       # a fence is in the way
+    "occupied": ("pawn", AMBER),      # another pawn stands there
+    "not_adjacent": ("question", 0xFF0000),  # too far for a step or jump
+    "jump": ("pawn", 0xFF0000),          # a jump the rules do not allow
+    "game_over": ("star", 0xFFFF00),
+    "syntax": ("question", 0xFF0000),
+    "pass": ("question", AMBER),      # a pass while a move is possible
+}
+
+
+def square(x, y):
+    return FILES[x] + RANKS[y]
+
+
+def fence(x, y, vertical):
+    return FILES[x] + RANKS[y] + ("v" if vertical else "h")
+
+
+def draw_fence(canvas, ox, oy, x, y, vertical, c):
+    """Fence (x, y, vertical) in the grooves of a board whose a9 is at (ox, oy)."""
+    if vertical:
+        canvas.vline(ox + 2 * x + 1, oy + 2 * (7 - y), 3, c)
+    else:
+        canvas.hline(ox + 2 * x, oy + 2 * (8 - y) - 1, 3, c)
+
+
+def window(w, h, fx, fy):
+    """Top-left of the 17x17 board in a w x h area (negative: panned) so that board
+    pixel (fx, fy) shows: centred when it fits, else following that pixel."""
+    ox = (w - SIZE) // 2 if w >= SIZE else -min(max(fx - w // 2, 0), SIZE - w)
+    oy = (h - SIZE) // 2 if h >= SIZE else -min(max(fy - h // 2, 0), SIZE - h)
+    return ox, oy
+
+
+class BoardImage:
+    """The squares and the fences: drawn once into a 17x17 canvas of their own, a new
+    fence added to it when one is placed, and that copied into the window at each
+    frame. Pixel by pixel every frame they would be most of the time a frame takes on
+    the board (docs/performance.md)."""
+
+    def __init__(self, fence_colour):
+        self.fence_colour = fence_colour
+        self.canvas = None
+        self.drawn = None
+
+    def draw(self, canvas, ox, oy, fences):
+        """Blit the board with ``fences`` (names; a new list or tuple whenever they
+        change: fences added at its end are drawn on, anything else starts over)."""
+        board = self.canvas
+        if board is not None and fences is self.drawn:  # the same fences: copy them
+            canvas.blit(board, ox, oy)
+            return
+        if board is None:
+            board = self.canvas = Canvas(SIZE, SIZE)
+        drawn = self.drawn
+        if drawn is None or fences[:len(drawn)] != drawn:  # undone, a new game
+            board.clear()
+            for y in range(9):
+                board.bits(0, 2 * y, SQUARE_ROW, SIZE, 1, SQUARE_COLOUR)
+            drawn = ()
+        # (fences lie in the grooves: they never cover a square)
+        for f in fences[len(drawn):]:
+            draw_fence(board, 0, 0, FILES.index(f[0]), RANKS.index(f[1]), f[2] == "v",
+                       self.fence_colour)
+        self.drawn = fences
+        canvas.blit(board, ox, oy)
+
+
+def plate_corner(canvas, cx, cy, top=0):
+    """Where a framed icon goes: the corner away from square (cx, cy), at or below
+    row ``top``."""
+    x = 0 if cx >= 5 else canvas.width - PLATE
+    y = top if cy < 5 else canvas.height - PLATE
+    return x, y
+
+
+def plate(canvas, x, y, frame, icon=None, colour=0):
+    """A framed icon on a black plate, so that it reads over the board."""
+    canvas.fill_rect(x, y, PLATE, PLATE, BLACK)
+    canvas.rect(x, y, PLATE, PLATE, frame)
+    if icon is not None:
+        canvas.icon(x + 1, y + 1, icon, colour)
+
+
+def render_reason(canvas, code, cx, cy, reasons=REASONS, top=0):
+    """The icon of a refusal's rule, in the corner away from the cursor (cx, cy)."""
+    icon, colour = reasons.get(code, ("question", RED))
+    x, y = plate_corner(canvas, cx, cy, top)
+    plate(canvas, x, y, colour, icon, colour)
