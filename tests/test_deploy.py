@@ -31,6 +31,35 @@ def blank(tmp_path):
         yield live
 
 
+@pytest.fixture(scope="module")
+def deployed_flash(tmp_path_factory):
+    """The flash of a blank board after one 'boardside deploy' (made once per module:
+    a whole deploy through mpremote takes seconds)."""
+    root = tmp_path_factory.mktemp("deployed")
+    cache = os.environ.get("BOARDSIDE_CACHE")
+    os.environ["BOARDSIDE_CACHE"] = str(root / "cache")
+    try:
+        with LiveBoard(flash_dir=str(root / "flash"), blank=True, seed=1) as live:
+            summary = deploy.deploy(live.path, out=quiet)
+            assert summary["started"] == "started"
+    finally:
+        if cache is None:
+            os.environ.pop("BOARDSIDE_CACHE", None)
+        else:
+            os.environ["BOARDSIDE_CACHE"] = cache
+    return str(root / "flash")
+
+
+@pytest.fixture
+def deployed(deployed_flash, tmp_path):
+    """A board 'boardside deploy' has put this checkout's firmware on (a copy of the
+    flash of deployed_flash), served on a pty."""
+    flash = str(tmp_path / "flash")
+    shutil.copytree(deployed_flash, flash)
+    with LiveBoard(flash_dir=flash, seed=1) as live:
+        yield live
+
+
 def firmware_copy(tmp_path, version, name="fw"):
     """A copy of the firmware whose hello reports ``version``."""
     dest = tmp_path / name
@@ -77,55 +106,57 @@ def test_fresh_board(blank):
         assert isinstance(board.app, App)
 
 
-def test_incremental_deploy_copies_only_what_changed(blank, tmp_path):
-    deploy.deploy(blank.path, out=quiet)
+def test_incremental_deploy_copies_only_what_changed(deployed, tmp_path):
     src = firmware_copy(tmp_path, "5.0.1")
-    second = deploy.deploy(blank.path, source_dir=src, out=quiet)
+    second = deploy.deploy(deployed.path, source_dir=src, out=quiet)
     # the idle copy /fw/b was empty: the changed file crossed the cable, the rest
     # was copied on the board from /fw/a
     assert second["copied"] == ["/fw/b/boardside/__init__.mpy"]
     assert len(second["reused"]) == len(build.build()[0]) - 1
-    assert hello(blank)["firmware"] == "5.0.1"
-    third = deploy.deploy(blank.path, source_dir=src, out=quiet)
+    assert hello(deployed)["firmware"] == "5.0.1"
+    third = deploy.deploy(deployed.path, source_dir=src, out=quiet)
     assert third["copied"] == []  # nothing changed since the last deploy
     assert third["reused"] == ["/fw/a/boardside/__init__.mpy"]
-    assert hello(blank)["firmware"] == "5.0.1"
+    assert hello(deployed)["firmware"] == "5.0.1"
     assert json.loads(json.dumps(third))["started"] == "started"
 
 
-def test_hashes_are_taken_on_the_board(blank):
-    deploy.deploy(blank.path, out=quiet)
+def test_hashes_are_taken_on_the_board(deployed):
     # a file damaged on the board is found by its hash and sent again
-    with blank.paused() as board:
+    with deployed.paused() as board:
         path = board.flash.real("fw/a/boardside/canvas.mpy")
     with open(path, "r+b") as f:
         f.seek(20)
         f.write(b"\xff\xff")
-    out = deploy.deploy(blank.path, out=quiet)  # fills /fw/b from /fw/a...
+    out = deploy.deploy(deployed.path, out=quiet)  # fills /fw/b from /fw/a...
     assert out["copied"] == ["/fw/b/boardside/canvas.mpy"]  # ...except the damaged one
 
 
-def test_stale_files_are_removed(blank):
-    deploy.deploy(blank.path, compiled=False, out=quiet)  # /fw/a holds .py files
-    deploy.deploy(blank.path, out=quiet)  # /fw/b: .mpy
-    third = deploy.deploy(blank.path, out=quiet)  # /fw/a again: its .py would shadow
-    assert "/fw/a/boardside/app.py" in third["removed"]
-    files = board_files(blank)
-    assert not any(f.startswith("fw/a/") and f.endswith(".py") for f in files)
-    assert hello(blank)["ok"]
+def test_stale_files_are_removed(deployed):
+    """A .py file left in the idle copy (an earlier deploy of sources there) would shadow
+    the new .mpy of the same name: the next deploy into that copy removes it."""
+    with deployed.paused() as board:
+        stale = board.flash.real("fw/b/boardside/app.py")
+    os.makedirs(os.path.dirname(stale), exist_ok=True)
+    with open(stale, "w") as f:
+        f.write("raise ImportError('a stale app.py')\n")
+    summary = deploy.deploy(deployed.path, out=quiet)  # /fw/b: .mpy
+    assert "/fw/b/boardside/app.py" in summary["removed"]
+    files = board_files(deployed)
+    assert not any(f.startswith("fw/b/") and f.endswith(".py") for f in files)
+    assert hello(deployed)["ok"]
 
 
-def test_a_changed_hardware_file_takes_effect(blank, tmp_path):
+def test_a_changed_hardware_file_takes_effect(deployed, tmp_path):
     hw = json.load(open(paths.default_hardware_file()))
     hw["power"]["brightness"] = 0.5
     path = tmp_path / "bright.json"
     path.write_text(json.dumps(hw))
-    deploy.deploy(blank.path, out=quiet)
-    with blank.paused() as board:
+    with deployed.paused() as board:
         assert board.device.hw.brightness == 0.25
-    summary = deploy.deploy(blank.path, hardware_file=str(path), out=quiet)
+    summary = deploy.deploy(deployed.path, hardware_file=str(path), out=quiet)
     assert summary["copied"] == ["/hardware.json"]
-    with blank.paused() as board:
+    with deployed.paused() as board:
         assert board.device.hw.brightness == 0.5
         board.advance(100)
         assert max(max(p) for row in board.frame() for p in row) > 64  # 0.25 gives 64
@@ -146,9 +177,8 @@ def test_a_modified_firmware_copy_runs_after_deploy(blank, tmp_path):
     assert hello(blank)["firmware"] == "0.0.1-mine"
 
 
-def test_a_failed_write_names_the_file_and_the_old_firmware_keeps_running(blank, tmp_path):
-    deploy.deploy(blank.path, out=quiet)
-    old = hello(blank)["firmware"]
+def test_a_failed_write_names_the_file_and_the_old_firmware_keeps_running(deployed, tmp_path):
+    old = hello(deployed)["firmware"]
     src = firmware_copy(tmp_path, "6.6.6")
     for name in ("app.py", "canvas.py", "protocol.py"):
         with open(os.path.join(src, "boardside", name), "a") as f:
@@ -161,26 +191,25 @@ def test_a_failed_write_names_the_file_and_the_old_firmware_keeps_running(blank,
             if len(writes) == 3:
                 raise OSError(errno.ENOSPC, "no space")
 
-    blank.board.flash.write_hook = flash_full
+    deployed.board.flash.write_hook = flash_full
     with pytest.raises(deploy.DeployError) as e:
-        deploy.deploy(blank.path, source_dir=src, out=quiet)
-    blank.board.flash.write_hook = None
+        deploy.deploy(deployed.path, source_dir=src, out=quiet)
+    deployed.board.flash.write_hook = None
     message = str(e.value)
     assert writes[2] in message and "ENOSPC" in message
     assert "runs its previous firmware" in message
-    assert hello(blank)["firmware"] == old
-    with blank.paused() as board:
+    assert hello(deployed)["firmware"] == old
+    with deployed.paused() as board:
         board.power_cycle()  # and after a power cut too
-    assert hello(blank)["firmware"] == old
-    deploy.deploy(blank.path, source_dir=src, out=quiet)
-    assert hello(blank)["firmware"] == "6.6.6"
+    assert hello(deployed)["firmware"] == old
+    deploy.deploy(deployed.path, source_dir=src, out=quiet)
+    assert hello(deployed)["firmware"] == "6.6.6"
 
 
-def test_a_deploy_killed_midway_leaves_a_board_that_boots(blank, tmp_path):
+def test_a_deploy_killed_midway_leaves_a_board_that_boots(deployed, tmp_path):
     """The deploy process dies (cable pulled, Ctrl-C, crash) in the middle of the copy:
     a power cycle brings up the previous firmware, whole; the next deploy finishes."""
-    deploy.deploy(blank.path, out=quiet)
-    old = hello(blank)["firmware"]
+    old = hello(deployed)["firmware"]
     src = firmware_copy(tmp_path, "8.8.8")
     for name in ("app.py", "canvas.py", "protocol.py", "hardware.py", "font.py"):
         with open(os.path.join(src, "boardside", name), "a") as f:
@@ -198,9 +227,9 @@ def test_a_deploy_killed_midway_leaves_a_board_that_boots(blank, tmp_path):
                 reached.set()
                 go_on.wait(30)  # the board is busy writing when the deploy dies
 
-    blank.board.flash.write_hook = stall_in_second_sent_file
+    deployed.board.flash.write_hook = stall_in_second_sent_file
     proc = subprocess.Popen([sys.executable, "-m", "boardside_host.cli", "deploy", "--port",
-                             blank.path, "--source", src], stdout=subprocess.PIPE,
+                             deployed.path, "--source", src], stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
     try:
         assert reached.wait(60), proc.communicate(timeout=5)[0]
@@ -210,28 +239,28 @@ def test_a_deploy_killed_midway_leaves_a_board_that_boots(blank, tmp_path):
         go_on.set()
         if proc.poll() is None:
             proc.kill()
-    blank.board.flash.write_hook = None
+    deployed.board.flash.write_hook = None
     output = proc.stdout.read()
     assert "copy    /fw/b/boardside/" in output and "switched" not in output
-    assert open(blank.board.flash.real("fw/active")).read() == "a"
-    with blank.paused() as board:
+    assert open(deployed.board.flash.real("fw/active")).read() == "a"
+    with deployed.paused() as board:
         board.power_cycle()
         assert board.running and board.error is None
-    assert hello(blank)["firmware"] == old
-    summary = deploy.deploy(blank.path, source_dir=src, out=quiet)
+    assert hello(deployed)["firmware"] == old
+    summary = deploy.deploy(deployed.path, source_dir=src, out=quiet)
     assert summary["started"] == "started"
-    assert hello(blank)["firmware"] == "8.8.8"
+    assert hello(deployed)["firmware"] == "8.8.8"
 
 
 def test_deploy_over_a_hand_copied_package(blank, tmp_path):
     """A board that got boardside by 'mpremote cp -r' (package at the root) moves to
-    the two-copy layout; the old package goes."""
+    the two-copy layout; the old package goes. (The copy is made on the flash
+    directly: what is tested is the deploy that follows.)"""
     fw = paths.firmware_dir()
-    r = subprocess.run([sys.executable, "-m", "mpremote", "connect", blank.path, "cp", "-r",
-                        os.path.join(fw, "boardside"), ":", "+", "cp",
-                        paths.default_hardware_file(), ":hardware.json"],
-                       capture_output=True, text=True, timeout=120)
-    assert r.returncode == 0, r.stderr
+    with blank.paused() as board:
+        shutil.copytree(os.path.join(fw, "boardside"), board.flash.real("boardside"),
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copy(paths.default_hardware_file(), board.flash.real("hardware.json"))
     assert "boardside/app.py" in board_files(blank)
     summary = deploy.deploy(blank.path, out=quiet)
     assert "/boardside/" in summary["removed"]
@@ -488,8 +517,7 @@ def test_a_first_deploy_cut_at_any_switch_step_leaves_a_board_that_starts(blank,
         assert ok, "power cut before the rename of %s: %s" % (name, out[-300:])
 
 
-def test_an_upgrade_cut_at_any_switch_step_leaves_a_board_that_starts(blank, tmp_path):
-    deploy.deploy(blank.path, out=quiet)
+def test_an_upgrade_cut_at_any_switch_step_leaves_a_board_that_starts(deployed, tmp_path):
     src = firmware_copy(tmp_path, "9.9.9")
     hw = json.load(open(paths.default_hardware_file()))
     hw["power"]["brightness"] = 0.5
@@ -497,7 +525,7 @@ def test_an_upgrade_cut_at_any_switch_step_leaves_a_board_that_starts(blank, tmp
     with open(os.path.join(src, "main.py"), "a") as f:
         f.write("\n# a changed loader\n")
     snaps = _flash_after_each_switch_step(
-        blank, tmp_path, {"source_dir": src, "hardware_file": str(tmp_path / "hw.json")})
+        deployed, tmp_path, {"source_dir": src, "hardware_file": str(tmp_path / "hw.json")})
     names = [n for n, _ in snaps]
     assert names.index("hardware.json") < names.index("main.py") < names.index("fw/active")
     for name, flash in snaps:
