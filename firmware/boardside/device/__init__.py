@@ -525,7 +525,7 @@ class Device:
     def stop(self):
         """Ctrl-C from the host (mpremote, a terminal): leave the board to the REPL."""
         global looping
-        drivers.keep_watchdog_fed()  # first: the REPL may keep the board for hours
+        drivers.hand_over_watchdog()  # first: the REPL may keep the board for hours
         looping = False
         drivers.hold_interrupts()  # mpremote sends Ctrl-C twice: finish the save first
         try:

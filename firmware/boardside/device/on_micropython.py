@@ -17,7 +17,7 @@ What the Device expects of a driver set:
 - ``open_serial()``: (``poll``, ``stream``): ``poll(0)`` is an iterable that is not
   empty while a byte waits, ``stream.readinto(buf)`` reads it without blocking;
 - ``reset_by_watchdog()``, ``start_watchdog()``, ``feed_watchdog()``,
-  ``keep_watchdog_fed()``: see watchdog.py;
+  ``hand_over_watchdog()``: see watchdog.py;
 - ``hold_interrupts()``, ``allow_interrupts()``: Ctrl-C ignored while the last save
   is written, then back;
 - ``print_exception(exc, file)``: a traceback into the crash log;
@@ -80,7 +80,9 @@ def reset_by_watchdog():
     return machine.reset_cause() == machine.WDT_RESET
 
 
-def keep_watchdog_fed():
+def hand_over_watchdog():
+    """The app stops (Ctrl-C): the REPL has the board for as long as it likes. The
+    rp2 watchdog cannot be stopped, so a timer feeds it (watchdog.keep_fed)."""
     return watchdog.keep_fed()
 
 
