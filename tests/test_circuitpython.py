@@ -17,7 +17,6 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "micropython_vm"))
 
-from board import rp2 as mp_rp2  # noqa: E402
 from board.rig import Rig, open_mode, quoridor_enter, quoridor_new  # noqa: E402
 
 import circuitpython_board as cp  # noqa: E402
