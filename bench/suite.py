@@ -297,6 +297,11 @@ def ops_output(rig):
              budget="frame", note="every pixel white, the limiter scales the frame")
     yield Op("frame", "output.write, over the power budget", lambda: out.write(full, buf))
     yield Op("frame", "output.write, within the budget", lambda: out.write(lit, buf))
+    # CircuitPython has no framebuf: its frames take the plain bytecode loop
+    yield Op("frame", "output.write without framebuf (CircuitPython), over the budget",
+             lambda: out.write_plain(full, buf))
+    yield Op("frame", "output.write without framebuf (CircuitPython), within the budget",
+             lambda: out.write_plain(lit, buf))
 
     def push():
         out.write(dev.app.canvas, buf)

@@ -10,9 +10,21 @@
   more modules (functools, logging, ...), so it cannot stand in for this check.
 - The core (``boardside`` except the device shell ``boardside.device*``) never
   imports hardware, clock, randomness or filesystem modules, nor the device shell.
+- The same for CircuitPython: every import of a file that runs there names a
+  module the Raspberry Pi Pico and Pico 2 builds of CircuitPython include (their
+  board stubs in circuitpython-stubs list them), or a library the CircuitPython
+  deploy puts in /lib (Adafruit's neopixel); ``from X import name`` and ``X.name``
+  are checked against X's stub (or the library itself).
+
+Which runtime runs which file follows from the imports: MicroPython starts at
+``main.py`` and ``boot.py``, CircuitPython at ``circuitpython/code.py`` and
+``circuitpython/boot.py``, and ``boardside.device`` picks its driver set in an
+``if sys.implementation.name == "circuitpython":`` whose branches belong to one
+runtime each. A file reached from one entry only is checked for that runtime; a
+file reached from both, or from neither (the modes, loaded by name), for both.
 
 Imports inside ``try: ... except ImportError:`` are optional and exempt from the
-rp2 check (the fallback must then work), but not from the core rule.
+port checks (the fallback must then work), but not from the core rule.
 """
 
 import ast
@@ -28,6 +40,15 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
 STUBS = "micropython-rp2-rpi-pico-stubs"
+CP_STUBS = "circuitpython-stubs"
+CP_BOARDS = ("raspberry_pi_pico", "raspberry_pi_pico2")
+# Always built into CircuitPython, so not in the boards' lists of optional modules
+# (docs.circuitpython.org, "Core Modules" and "Standard Libraries": gc, micropython).
+CP_ALWAYS = {"gc", "micropython"}
+ENTRIES = {
+    "micropython": ("main.py", "boot.py"),
+    "circuitpython": ("circuitpython/code.py", "circuitpython/boot.py"),
+}
 MPY_ARCH = "armv6m"  # RP2040; its code also loads on the RP2350's Cortex-M33
 
 # The core gets time, randomness and storage passed in, and knows no hardware.
@@ -73,11 +94,12 @@ CORE_FILES = [
 
 
 class Import:
-    def __init__(self, module, names, lineno, optional):
+    def __init__(self, module, names, lineno, optional, runtime=None):
         self.module = module  # absolute dotted name
         self.names = names  # for "from module import a, b": ["a", "b"]; else []
         self.lineno = lineno
         self.optional = optional
+        self.runtime = runtime  # in a branch on sys.implementation.name: whose; else None
 
 
 def _guards_import_error(handler):
@@ -97,20 +119,44 @@ def _resolve(node, module_name, is_package):
     return ".".join(package + ([node.module] if node.module else []))
 
 
+RUNTIMES = ("micropython", "circuitpython")
+
+
+def _runtime_test(test):
+    """The runtime an ``if`` picks when its test is sys.implementation.name == "x"."""
+    if (isinstance(test, ast.Compare) and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.Eq) and isinstance(test.left, ast.Attribute)
+            and test.left.attr == "name" and isinstance(test.left.value, ast.Attribute)
+            and test.left.value.attr == "implementation"
+            and isinstance(test.comparators[0], ast.Constant)
+            and test.comparators[0].value in RUNTIMES):
+        return test.comparators[0].value
+    return None
+
+
 def read_imports(source, module_name, is_package=False, filename="<source>"):
     """Every import in the source, wherever it is (functions included)."""
     tree = ast.parse(source, filename=filename)
     optional = set()
+    runtime = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Try) and any(_guards_import_error(h) for h in node.handlers):
             for stmt in node.body:
                 for inner in ast.walk(stmt):
                     optional.add(id(inner))
+        if isinstance(node, ast.If) and _runtime_test(node.test):
+            chosen = _runtime_test(node.test)
+            other = [r for r in RUNTIMES if r != chosen][0]
+            for branch, who in ((node.body, chosen), (node.orelse, other)):
+                for stmt in branch:
+                    for inner in ast.walk(stmt):
+                        runtime[id(inner)] = who
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                found.append(Import(alias.name, [], node.lineno, id(node) in optional))
+                found.append(Import(alias.name, [], node.lineno, id(node) in optional,
+                                    runtime.get(id(node))))
         elif isinstance(node, ast.ImportFrom):
             base = _resolve(node, module_name, is_package)
             names = [a.name for a in node.names]
@@ -118,11 +164,30 @@ def read_imports(source, module_name, is_package=False, filename="<source>"):
                 # "from . import x": each x is a module or a name of the package
                 for name in names:
                     found.append(Import(base + "." + name, [], node.lineno,
-                                        id(node) in optional))
+                                        id(node) in optional, runtime.get(id(node))))
             else:
-                found.append(Import(base, names, node.lineno, id(node) in optional))
+                found.append(Import(base, names, node.lineno, id(node) in optional,
+                                    runtime.get(id(node))))
     found.sort(key=lambda imp: imp.lineno)
     return found
+
+
+def module_attributes(source, filename="<source>"):
+    """[(line, module, attribute)] for every ``X.attr`` where X names a module the
+    file imported with ``import X`` (or ``import X as Y``) at its top level."""
+    tree = ast.parse(source, filename=filename)
+    bound = {}
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if "." not in alias.name:
+                    bound[alias.asname or alias.name] = alias.name
+    found = []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                and node.value.id in bound):
+            found.append((node.lineno, bound[node.value.id], node.attr))
+    return sorted(set(found))
 
 
 # --- what the rp2 port has, from its stubs -----------------------------------------
@@ -165,7 +230,13 @@ class Rp2Modules:
 def _stub_names(text):
     """Top-level names a stub defines, or None when it cannot tell (star import)."""
     names = set()
-    tree = ast.parse(text)
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        # newer syntax than this Python reads (a stub's "def const[T](...)"): the
+        # names at the start of top-level lines
+        found = re.findall(r"^(?:def|class)\s+(\w+)|^(\w+)\s*[:=]", text, re.MULTILINE)
+        return {a or b for a, b in found}
     body = list(tree.body)
     while body:
         node = body.pop(0)
@@ -214,10 +285,49 @@ def _own_module_exists(module):
     return base.with_suffix(".py").is_file() or base.is_dir()
 
 
+def _own_files(module):
+    """The firmware files an import of ``module`` runs: the module and its packages'
+    __init__ files."""
+    files = []
+    parts = module.split(".")
+    for i in range(1, len(parts) + 1):
+        base = FIRMWARE.joinpath(*parts[:i])
+        if base.with_suffix(".py").is_file():
+            files.append(base.with_suffix(".py"))
+        elif (base / "__init__.py").is_file():
+            files.append(base / "__init__.py")
+    return files
+
+
+def runtimes_of_files():
+    """{firmware file: set of runtimes that run it} (see the module notes)."""
+    own = _own_top_level()
+    reached = {}
+    for runtime, entries in ENTRIES.items():
+        todo = [FIRMWARE / e for e in entries]
+        seen = set()
+        while todo:
+            path = todo.pop()
+            if path in seen:
+                continue
+            seen.add(path)
+            for imp in _imports_of(path):
+                if imp.runtime not in (None, runtime) or imp.module.split(".")[0] not in own:
+                    continue
+                todo.extend(_own_files(imp.module))
+                for name in imp.names:  # "from boardside.device import buzzer"
+                    todo.extend(_own_files(imp.module + "." + name))
+        for path in seen:
+            reached.setdefault(path, set()).add(runtime)
+    return {path: reached.get(path, set(RUNTIMES)) for path in FIRMWARE_FILES}
+
+
 def rp2_problems(imports, rp2, own_top_level):
     problems = []
     for imp in imports:
         top = imp.module.split(".")[0]
+        if imp.runtime not in (None, "micropython"):
+            continue  # CircuitPython's branch of the driver choice
         if top in own_top_level:
             if not _own_module_exists(imp.module):
                 problems.append("line %d: %s is not a firmware module" % (imp.lineno, imp.module))
@@ -280,12 +390,173 @@ def test_compiles_with_mpy_cross(path, tmp_path):
     assert out.read_bytes()[:2] == b"M\x06", "not a version 6 .mpy file"
 
 
-@pytest.mark.parametrize("path", FIRMWARE_FILES, ids=IDS)
+RUNTIMES_OF = runtimes_of_files()
+MP_FILES = [p for p in FIRMWARE_FILES if "micropython" in RUNTIMES_OF[p]]
+CP_FILES = [p for p in FIRMWARE_FILES if "circuitpython" in RUNTIMES_OF[p]]
+
+
+@pytest.fixture(scope="module")
+def runtimes():
+    return RUNTIMES_OF
+
+
+@pytest.mark.parametrize("path", MP_FILES, ids=[str(p.relative_to(FIRMWARE)) for p in MP_FILES])
 def test_imports_exist_on_rp2(path, rp2):
     imports = _imports_of(path)
     problems = rp2_problems(imports, rp2, _own_top_level())
     assert not problems, "firmware/%s:\n  %s" % (
         path.relative_to(FIRMWARE).as_posix(), "\n  ".join(problems))
+
+
+# --- what CircuitPython on a Pico or Pico 2 has, from circuitpython-stubs ---------------
+
+
+class CircuitPythonModules:
+    def __init__(self, boards, stubs, libraries):
+        """boards: {board: docstring of its stub}; stubs: {module: stub text};
+        libraries: {module: source} of the libraries the deploy copies to /lib."""
+        lists = []
+        for board, text in boards.items():
+            match = re.search(r"Included modules: (.*)", text)
+            assert match, "the %s stub lists no modules" % board
+            lists.append({m.strip().split(" ")[0].split(".")[0]
+                          for m in match.group(1).split(",")})
+        self.modules = set.intersection(*lists) | CP_ALWAYS | set(libraries)
+        self.names = {m: _stub_names(t) for m, t in stubs.items()}
+        self.names.update({m: _stub_names(t) for m, t in libraries.items()})
+
+    def __contains__(self, module):
+        return module.split(".")[0] in self.modules
+
+    def missing_names(self, module, names):
+        known = self.names.get(module)
+        if known is None:
+            return []
+        return [n for n in names if n != "*" and n not in known]
+
+
+def _load_circuitpython_modules():
+    try:
+        dist = importlib.metadata.distribution(CP_STUBS)
+    except importlib.metadata.PackageNotFoundError:
+        message = "%s is not installed (pip install -e '.[dev]')" % CP_STUBS
+        if os.environ.get("CI", "").strip().lower() in ("true", "1", "yes"):
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+    boards, stubs = {}, {}
+    for f in dist.files or ():
+        parts = f.parts
+        if len(parts) == 3 and parts[0] == "board_definitions" and parts[1] in CP_BOARDS:
+            boards[parts[1]] = f.read_text(encoding="utf-8")
+        elif len(parts) == 2 and parts[0].endswith("-stubs") and parts[1] == "__init__.pyi":
+            stubs[parts[0][: -len("-stubs")]] = f.read_text(encoding="utf-8")
+    assert sorted(boards) == sorted(CP_BOARDS), boards.keys()
+    from boardside_host import build
+    libraries = {}
+    for name, path in build.circuitpython_libraries().items():
+        with open(path, encoding="utf-8") as f:
+            libraries[name] = f.read()
+    return CircuitPythonModules(boards, stubs, libraries)
+
+
+@pytest.fixture(scope="module")
+def circuitpython():
+    return _load_circuitpython_modules()
+
+
+def circuitpython_problems(imports, attributes, cp, own_top_level):
+    problems = []
+    for imp in imports:
+        top = imp.module.split(".")[0]
+        if imp.runtime not in (None, "circuitpython") or imp.optional:
+            continue
+        if top in own_top_level:
+            if not _own_module_exists(imp.module):
+                problems.append("line %d: %s is not a firmware module" % (imp.lineno, imp.module))
+        elif imp.module not in cp:
+            problems.append("line %d: CircuitPython on a Pico has no module %s"
+                            % (imp.lineno, imp.module))
+        else:
+            for name in cp.missing_names(imp.module, imp.names):
+                problems.append("line %d: CircuitPython's %s has no %s"
+                                % (imp.lineno, imp.module, name))
+    for lineno, module, attr in attributes:
+        if module in cp and cp.missing_names(module, [attr]):
+            problems.append("line %d: CircuitPython's %s has no %s" % (lineno, module, attr))
+    return problems
+
+
+@pytest.mark.parametrize("path", CP_FILES, ids=[str(p.relative_to(FIRMWARE)) for p in CP_FILES])
+def test_imports_exist_on_circuitpython(path, circuitpython):
+    text = path.read_text(encoding="utf-8")
+    problems = circuitpython_problems(_imports_of(path), module_attributes(text), circuitpython,
+                                      _own_top_level())
+    assert not problems, "firmware/%s:\n  %s" % (
+        path.relative_to(FIRMWARE).as_posix(), "\n  ".join(problems))
+
+
+def test_each_runtime_runs_its_own_entry_and_drivers(runtimes):
+    def rel(path):
+        return path.relative_to(FIRMWARE).as_posix()
+
+    only = {r: sorted(rel(p) for p, rs in runtimes.items() if rs == {r}) for r in RUNTIMES}
+    assert only["micropython"] == sorted([
+        "boot.py", "main.py", "boardside/device/on_micropython.py",
+        "boardside/device/leds.py", "boardside/device/watchdog.py"])
+    assert only["circuitpython"] == sorted([
+        "circuitpython/boot.py", "circuitpython/code.py",
+        "boardside/device/on_circuitpython.py"])
+    shared = {rel(p) for p, rs in runtimes.items() if rs == set(RUNTIMES)}
+    assert {"boardside/device/__init__.py", "boardside/device/storage.py",
+            "boardside/app.py", "boardside/modes/quoridor.py"} <= shared
+
+
+def test_circuitpython_module_list_comes_from_the_stubs(circuitpython):
+    for module in ("board", "digitalio", "keypad", "pwmio", "usb_cdc", "supervisor",
+                   "microcontroller", "storage", "watchdog", "neopixel_write", "traceback",
+                   "time", "sys", "os", "json", "gc", "neopixel"):
+        assert module in circuitpython, module
+    for module in ("machine", "rp2", "framebuf", "functools", "typing", "select2"):
+        assert module not in circuitpython, module
+
+
+def test_circuitpython_check_catches_missing_modules_and_names(circuitpython):
+    source = (
+        "import machine\n"
+        "import supervisor\n"
+        "from digitalio import DigitalInOut, Pin\n"
+        "from neopixel import NeoPixel, Strip\n"
+        "try:\n"
+        "    import rp2\n"
+        "except ImportError:\n"
+        "    rp2 = None\n"
+        "supervisor.ticks_ms()\n"
+        "supervisor.ticks_us()\n"
+    )
+    imports = read_imports(source, "boardside.example")
+    problems = circuitpython_problems(imports, module_attributes(source), circuitpython,
+                                      {"boardside"})
+    assert problems == [
+        "line 1: CircuitPython on a Pico has no module machine",
+        "line 3: CircuitPython's digitalio has no Pin",
+        "line 4: CircuitPython's neopixel has no Strip",
+        "line 10: CircuitPython's supervisor has no ticks_us",
+    ], problems
+
+
+def test_a_runtime_branch_is_checked_for_its_runtime_only(rp2, circuitpython):
+    source = (
+        "import sys\n"
+        "if sys.implementation.name == \"circuitpython\":\n"
+        "    import digitalio\n"
+        "else:\n"
+        "    import machine\n"
+    )
+    imports = read_imports(source, "boardside.example")
+    assert [(i.module, i.runtime) for i in imports] == [
+        ("sys", None), ("digitalio", "circuitpython"), ("machine", "micropython")]
+    assert rp2_problems(imports, rp2, {"boardside"}) == []
+    assert circuitpython_problems(imports, [], circuitpython, {"boardside"}) == []
 
 
 CORE_IDS = [str(p.relative_to(FIRMWARE)) for p in CORE_FILES]

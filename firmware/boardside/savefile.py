@@ -19,7 +19,8 @@ See docs/persistence.md.
 
 import json
 from binascii import hexlify
-from hashlib import sha256
+
+from boardside.digest import sha256
 
 try:
     from binascii import crc32 as _crc32

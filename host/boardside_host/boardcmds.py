@@ -22,9 +22,9 @@ def add_port(p, timeout=True):
                        help="how long to wait for each reply (default 3)")
 
 
-def _port(args):
+def _port(args, runtime=None):
     from boardside_host.devices import choose_port
-    return choose_port(args.port)
+    return choose_port(args.port, runtime=runtime)
 
 
 # -- devices -------------------------------------------------------------------------
@@ -34,19 +34,24 @@ def args_devices(p):
 
 
 def do_devices(args):
-    from boardside_host import devices, uf2
+    from boardside_host import circuitpy, devices, uf2
     found = devices.boards()
     drives = uf2.find_drives()
+    circuitpy_drives = circuitpy.find_drives()
     for p in found:
         print(p.line())
+    for folder, info in circuitpy_drives:
+        print("%-16s CIRCUITPY drive: CircuitPython %s on %s (deploy: boardside deploy "
+              "--circuitpython --drive %s)" % (folder, ".".join(str(v) for v in info["version"]),
+                                               info["board"], folder))
     for folder, chip in drives:
         print("%-16s %s in BOOTSEL mode (install MicroPython: boardside "
-              "install-micropython --uf2 FILE)" % (folder, chip))
+              "install-micropython --uf2 FILE; or install-circuitpython)" % (folder, chip))
     others = devices.others()
     if args.all:
         for p in others:
             print("%s  (not an RP2040/RP2350 board)" % p.line())
-    if not found and not drives:
+    if not found and not drives and not circuitpy_drives:
         extra = ""
         if others and not args.all:
             extra = ("\n(%d other serial port(s) found, none of them a Pico: "
@@ -58,6 +63,12 @@ def do_devices(args):
 # -- deploy, reset ------------------------------------------------------------------------
 def args_deploy(p):
     add_port(p, timeout=False)
+    p.add_argument("--circuitpython", action="store_true",
+                   help="a board running CircuitPython: copy the firmware (as source) to its "
+                        "CIRCUITPY drive instead of through the REPL")
+    p.add_argument("--drive", metavar="DIR",
+                   help="with --circuitpython: the CIRCUITPY drive's folder (default: find it "
+                        "among the mounted drives)")
     p.add_argument("--hardware", metavar="FILE",
                    help="hardware description to put on the board as hardware.json "
                         "(default: hardware/boardside.json)")
@@ -86,7 +97,12 @@ def do_deploy(args):
                 load(f.read())
         except HardwareError as e:
             raise _error("%s: %s" % (args.hardware, e), 2)
-    port = _port(args)
+    if args.circuitpython:
+        return _deploy_circuitpython(args)
+    if args.drive:
+        raise _error("--drive is for --circuitpython (a MicroPython board is deployed "
+                     "over its serial port)", 2)
+    port = _port(args, runtime="micropython")
     try:
         summary = deploy.deploy(port, source_dir=args.source, hardware_file=args.hardware,
                                 compiled=not args.no_compile, verbose=args.verbose,
@@ -95,6 +111,20 @@ def do_deploy(args):
         raise _error(str(e))
     if summary.get("started") not in (None, "started"):
         return 1
+    return 0
+
+
+def _deploy_circuitpython(args):
+    from boardside_host import circuitpy, deploy
+    if args.port or args.no_compile or args.no_reset:
+        raise _error("--port, --no-compile and --no-reset are for MicroPython boards: a "
+                     "CircuitPython deploy copies source files to the CIRCUITPY drive "
+                     "(--drive) and CircuitPython restarts by itself", 2)
+    try:
+        circuitpy.deploy(args.drive, source_dir=args.source, hardware_file=args.hardware,
+                         verbose=args.verbose, out=_say)
+    except deploy.DeployError as e:
+        raise _error(str(e))
     return 0
 
 
@@ -127,7 +157,34 @@ def args_install(p):
                         "the mounted drives)")
 
 
+def args_install_circuitpython(p):
+    p.add_argument("--uf2", metavar="FILE", required=True,
+                   help="the CircuitPython 9 or 10 UF2 file for your board, downloaded from "
+                        "circuitpython.org/board/raspberry_pi_pico (or raspberry_pi_pico2)")
+    p.add_argument("--drive", metavar="DIR",
+                   help="the BOOTSEL drive's folder (default: find RPI-RP2 / RP2350 among "
+                        "the mounted drives)")
+
+
+FIRMWARE_HELP = {
+    "MicroPython": ("micropython.org/download", "RPI_PICO for an RP2040, RPI_PICO2 for an "
+                    "RP2350", "install-micropython"),
+    "CircuitPython": ("circuitpython.org", "raspberry_pi_pico for an RP2040, "
+                      "raspberry_pi_pico2 for an RP2350", "install-circuitpython"),
+}
+
+
 def do_install(args):
+    return _install(args, "MicroPython")
+
+
+def do_install_circuitpython(args):
+    return _install(args, "CircuitPython")
+
+
+def _install(args, firmware):
+    """The same checks for either firmware's UF2 (the chip of every block), and the
+    file must be that firmware's when its banner says whose it is."""
     from boardside_host import uf2
     if not os.path.isfile(args.uf2):
         raise _error("no such file: %s" % args.uf2, 2)
@@ -136,6 +193,11 @@ def do_install(args):
         blocks, chip = uf2.check_uf2(data, os.path.basename(args.uf2))
     except uf2.Uf2Error as e:
         raise _error(str(e), 2)
+    found = uf2.firmware_of(data)
+    if found is not None and found != firmware:
+        raise _error("%s holds %s, not %s: 'boardside %s --uf2 %s' installs it"
+                     % (os.path.basename(args.uf2), found, firmware,
+                        FIRMWARE_HELP[found][2], args.uf2), 2)
     if args.drive:
         drive_chip = uf2.drive_chip(args.drive)
         if drive_chip is None:
@@ -152,12 +214,19 @@ def do_install(args):
         drive, drive_chip = drives[0]
     if chip != drive_chip:
         raise _error("%s is for %s but the board in BOOTSEL mode is an %s: download the "
-                     "UF2 for your board (RPI_PICO for an RP2040, RPI_PICO2 for an RP2350)"
-                     % (os.path.basename(args.uf2), chip, drive_chip))
+                     "UF2 for your board from %s (%s)"
+                     % (os.path.basename(args.uf2), chip, drive_chip,
+                        FIRMWARE_HELP[firmware][0], FIRMWARE_HELP[firmware][1]))
     try:
         uf2.install(data, args.uf2, drive, source=args.uf2, out=_say)
     except uf2.Uf2Error as e:
         raise _error(str(e))
+    if firmware == "CircuitPython":
+        print("done: the board restarts with CircuitPython for the %s (%d blocks written); "
+              "its CIRCUITPY drive appears. Next:\n"
+              "  boardside devices                    # the drive and the serial port\n"
+              "  boardside deploy --circuitpython     # put boardside on it" % (chip, blocks))
+        return 0
     print("done: the board restarts with MicroPython for the %s (%d blocks written). Next:\n"
           "  boardside devices    # the board's serial port appears\n"
           "  boardside deploy     # put boardside on it" % (chip, blocks))
@@ -331,11 +400,16 @@ def do_monitor(args):
 
 TABLE = {
     "devices": (do_devices, "list the boards connected over USB (RP2040/RP2350 with "
-                            "MicroPython) and boards in BOOTSEL mode", args_devices),
+                            "MicroPython or CircuitPython, CIRCUITPY drives) and boards in "
+                            "BOOTSEL mode", args_devices),
     "install-micropython": (do_install, "copy a MicroPython UF2 file to a board in "
                                         "BOOTSEL mode", args_install),
+    "install-circuitpython": (do_install_circuitpython, "copy a CircuitPython UF2 file to a "
+                              "board in BOOTSEL mode (the same checks)",
+                              args_install_circuitpython),
     "deploy": (do_deploy, "compile the firmware and put it on a board (only what changed; "
-                          "a deploy cut short leaves a board that boots)", args_deploy),
+                          "a deploy cut short leaves a board that boots); --circuitpython: "
+                          "onto a CircuitPython board's CIRCUITPY drive", args_deploy),
     "reset": (do_reset, "restart the firmware on a board (after mpremote left it at the "
                         "REPL)", args_plain),
     "state": (do_state, "print the board's public state", args_plain),

@@ -12,6 +12,13 @@ Layout on the board (see ``deploy.py`` for why):
     /fw/b/boardside/...   the other copy; a deploy fills the idle one
     /hardware.json        the hardware description
 
+A CircuitPython board gets the same layout on its CIRCUITPY drive, with the
+package as source (CircuitPython's .mpy files are not MicroPython's, and mpy-cross
+here makes MicroPython's), CircuitPython's own entry files from
+``firmware/circuitpython/`` (``code.py``, and a ``boot.py`` that decides who may
+write the drive: not MicroPython's), and the libraries the firmware imports there
+in ``/lib`` (Adafruit's ``neopixel``); see ``build_circuitpython``.
+
 Every compiled file is also recorded in a small cache on the host (a map from
 the .mpy's hash to the source it came from). The simulator uses that map to run
 a deployed .mpy: CPython cannot execute MicroPython bytecode, so it runs the
@@ -20,6 +27,7 @@ trace back to its source.
 """
 
 import hashlib
+import importlib.util
 import json
 import os
 import subprocess
@@ -35,6 +43,10 @@ ACTIVE_FILE = SLOTS_DIR + "/active"
 HARDWARE_FILE = "hardware.json"
 LOADER = "main.py"
 SKIP_DIRS = ("__pycache__",)
+CIRCUITPY_DIR = "circuitpython"  # firmware/circuitpython: CIRCUITPY's code.py and boot.py
+CIRCUITPY_LOADER = "code.py"
+CIRCUITPY_LIBRARIES = ("neopixel",)  # Adafruit's, to /lib (adafruit-circuitpython-neopixel)
+LIB_DIR = "lib"
 
 
 class BuildError(RuntimeError):
@@ -151,6 +163,48 @@ def build(source_dir=None, hardware_file=None, compiled=True):
     with open(hardware_file, "rb") as f:
         root.append(BoardFile(HARDWARE_FILE, f.read(), hardware_file))
     return package, root
+
+
+def circuitpython_libraries():
+    """{module: host path of its .py} of the libraries a CircuitPython deploy puts in
+    /lib, from the packages installed here (the project's circuitpython extra)."""
+    found = {}
+    for name in CIRCUITPY_LIBRARIES:
+        spec = importlib.util.find_spec(name)
+        origin = spec.origin if spec is not None else None
+        if not origin or not origin.endswith(".py"):
+            raise BuildError(
+                "the CircuitPython library %s is not installed on this computer: "
+                "pip install 'boardside[circuitpython]' (adafruit-circuitpython-neopixel), "
+                "or put it on the board yourself (circup install %s)" % (name, name))
+        found[name] = origin
+    return found
+
+
+def build_circuitpython(source_dir=None, hardware_file=None, libraries=True):
+    """Everything a CircuitPython deploy puts on CIRCUITPY: (package files, root files,
+    library files). Package files go into a slot as source; root files are
+    code.py, boot.py (both from firmware/circuitpython) and hardware.json; library
+    files go to /lib (``libraries=False``: none, the board has them already)."""
+    source_dir = source_dir or paths.firmware_dir()
+    hardware_file = hardware_file or paths.default_hardware_file()
+    package = build(source_dir, hardware_file, compiled=False)[0]
+    entry = os.path.join(source_dir, CIRCUITPY_DIR)
+    if not os.path.isfile(os.path.join(entry, CIRCUITPY_LOADER)):
+        raise BuildError("no %s/%s in %s" % (CIRCUITPY_DIR, CIRCUITPY_LOADER, source_dir))
+    root = []
+    for name in root_sources(entry):
+        full = os.path.join(entry, name)
+        with open(full, "rb") as f:
+            root.append(BoardFile(name, f.read(), full))
+    with open(hardware_file, "rb") as f:
+        root.append(BoardFile(HARDWARE_FILE, f.read(), hardware_file))
+    libs = []
+    if libraries:
+        for name, path in sorted(circuitpython_libraries().items()):
+            with open(path, "rb") as f:
+                libs.append(BoardFile(LIB_DIR + "/" + name + ".py", f.read(), path))
+    return package, root, libs
 
 
 def install_local(flash_root, source_dir=None, hardware_file=None, slot="a"):

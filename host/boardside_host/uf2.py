@@ -1,7 +1,8 @@
-"""Putting MicroPython on a board in BOOTSEL mode: the board shows up as a small USB
-drive (RPI-RP2 for an RP2040, RP2350 for an RP2350) and flashes any UF2 file
-copied onto it, then restarts. Nothing is downloaded here: the user brings the
-UF2 file from micropython.org."""
+"""Putting MicroPython or CircuitPython on a board in BOOTSEL mode: the board shows
+up as a small USB drive (RPI-RP2 for an RP2040, RP2350 for an RP2350) and flashes
+any UF2 file copied onto it, then restarts. Nothing is downloaded here: the user
+brings the UF2 file from micropython.org or circuitpython.org. The checks are the
+same for both: the chip every block is for; firmware_of() tells the two apart."""
 
 import os
 import struct
@@ -117,6 +118,21 @@ def check_uf2(data, name="the UF2 file"):
                            "for %s (family 0x%08X); a UF2 file for one chip only"
                            % (name, first[0], chip, first[1], i, this, family))
     return blocks, chip
+
+
+def firmware_of(data):
+    """"CircuitPython", "MicroPython" or None: whose firmware a checked UF2 image
+    holds, by the banner it prints ("Adafruit CircuitPython 9.2.1 on ...",
+    "MicroPython v1.27.0 on ..."), looked for in the blocks' payloads."""
+    payload = bytearray()
+    for at in range(0, len(data) - BLOCK + 1, BLOCK):
+        size = struct.unpack_from("<I", data, at + 16)[0]
+        payload += data[at + 32:at + 32 + min(size, 476)]
+    if b"CircuitPython" in payload:  # CircuitPython is built on MicroPython: first
+        return "CircuitPython"
+    if b"MicroPython v" in payload:
+        return "MicroPython"
+    return None
 
 
 def drive_chip(folder):

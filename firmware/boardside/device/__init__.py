@@ -6,27 +6,30 @@ restored at boot (storage), a crash in a mode is logged and the app restored
 from its last save (crashlog), and a hung loop is reset by the hardware
 watchdog (watchdog). See docs/persistence.md.
 
-This is the only package that touches hardware (machine, neopixel, select, the
-clock, the entropy source). The simulator runs this same code with stand-in
-modules, so everything here is exercised on the host too.
+This is the only package that touches hardware (pins, the LED chain, the clock,
+the entropy source). The same Device runs on MicroPython and on CircuitPython:
+what differs between the two is a driver set, on_micropython or on_circuitpython,
+picked here, once, by the runtime's name; nothing else in the firmware asks which
+runtime it runs on. The simulator runs this same code with stand-in modules, so
+everything here is exercised on the host too.
 """
 
 import gc
 import os
 import random
-import select
 import sys
-import time
-
-import machine
-import micropython
 
 from boardside import gridmap, hardware, output, protocol, savefile
 from boardside.app import App
 from boardside.buttons import ButtonSet
 from boardside.canvas import BLACK, ORANGE, RED
-from boardside.device import buzzer, crashlog, leds, storage, tilt, watchdog
+from boardside.device import buzzer, crashlog, storage, tilt
 from boardside.events import BUTTONS, MENU, PAD, PRESS, RELEASE
+
+if sys.implementation.name == "circuitpython":
+    from boardside.device import on_circuitpython as drivers
+else:
+    from boardside.device import on_micropython as drivers
 
 HARDWARE_FILE = "hardware.json"
 POLL_MS = 5            # longest sleep between passes; a button's edge ends it within 1 ms
@@ -43,6 +46,7 @@ GC_IDLE_MS = 2000      # ...or any debt at all once nothing has been drawn for t
                        # so a long pause starts the next game with a clean heap
 REBASE_MS = 1 << 29    # uptime (6.2 days) after which the clock starts again from 0...
 REBASE_QUIET_MS = 60000  # ...once no button has moved for this long (see rebase())
+STORAGE_NOTICE_MS = 4000  # the files cannot be written: the icon at boot stays this long
 
 
 class EntropyRandom:
@@ -61,8 +65,8 @@ class EntropyRandom:
 class Device:
     def __init__(self, hw):
         self.hw = hw
-        pull = machine.Pin.PULL_UP if hw.buttons_active_low else machine.Pin.PULL_DOWN
-        self.pins = [machine.Pin(hw.buttons[b], machine.Pin.IN, pull) for b in BUTTONS]
+        pull_up = hw.buttons_active_low
+        self.pins = [drivers.input_pin(hw.buttons[b], pull_up) for b in BUTTONS]
         self.active = 0 if hw.buttons_active_low else 1
         self.edge = False      # a button's contact moved since the last pass (wait())
         # Buttons whose contact moved while the chip was stalled by a flash write (no
@@ -74,20 +78,28 @@ class Device:
         self.pending = 0        # buttons watched after a stall (after_stall)
         self.at_rest = False    # every button up and settled at the last read
         self.pending_until = 0
+        # Without pin interrupts (CircuitPython) wait() reads the pins every millisecond
+        # and sets edge and moved itself (poll_edges).
+        self.edge_irqs = True
         for i in range(len(self.pins)):
-            self.pins[i].irq(self._edge_handler(1 << i),
-                             machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING)
-        self.strip = leds.open_strip(hw.led_pin, hw.led_count)
+            if not drivers.watch_edges(self.pins[i], self._edge_handler(1 << i)):
+                self.edge_irqs = False
+        self.strip = drivers.open_strip(hw.led_pin, hw.led_count, hw.color_order)
         self.output = output.FrameOutput(hw, gridmap.build(hw))
         self.led_level = 0     # the app's brightness last applied (App.led_level)
-        self.buzzer = buzzer.Buzzer(hw.buzzer_pin)
-        self.tilt = tilt.Tilt(hw.tilt_pin)
+        self.buzzer = buzzer.Buzzer(
+            None if hw.buzzer_pin is None else drivers.open_pwm(hw.buzzer_pin))
+        self.tilt = tilt.Tilt(
+            None if hw.tilt_pin is None else drivers.input_pin(hw.tilt_pin, True))
         # seeded from the hardware entropy source, never a fixed seed (only
         # animations use it: dice draw from EntropyRandom)
         random.seed(int.from_bytes(os.urandom(4), "little"))
-        self.log = crashlog.Log()
+        self.log = crashlog.Log(print_exception=drivers.print_exception)
+        # CircuitPython: the filesystem may belong to the computer (boot.py decides)
+        self.storage_problem = drivers.storage_problem()
         key = storage.read_key()
         self.persist = storage.Persist(key=key)
+        self.persist.read_only = self.storage_problem
         self.notice_icon = None
         self.notice_until = 0
         self.crashes = 0
@@ -97,7 +109,7 @@ class Device:
         self.now = 0
         self.early = []        # device events before the boot line is out
         self.app, event, lost = self.persist.boot(self.new_app, 0)
-        if key is None:
+        if key is None and self.storage_problem is None:
             # the board was handed to a computer (or is new): a new key seals from now on
             self.persist.key = storage.new_key()
             self.persist.key_stored = False
@@ -111,31 +123,33 @@ class Device:
             self.notice("cross", ORANGE)
         if event.get("unverified") and event.get("restored"):
             self.log.write("boot: restored, but cannot vouch for it: %s" % event["why"])
-        if machine.reset_cause() == machine.WDT_RESET:
-            # machine.reset() also goes through the watchdog on rp2
+        if drivers.reset_by_watchdog():
             self.log.write("boot: reset by the watchdog (a hung loop, or machine.reset())")
             self.report({"event": "reset", "cause": "watchdog"})
+        if self.storage_problem is not None:
+            # said at every boot, on the serial port and on the grid: games are not kept
+            self.report({"event": "storage", "writable": False, "why": self.storage_problem})
+            self.notice("lock", ORANGE, STORAGE_NOTICE_MS)
         self.levels = [False] * len(BUTTONS)
         self.button_sink = self.on_button  # bound once: one per poll would be garbage
         self.last_frame = 0
         self.gc_debt = 0       # frames and replies since the last collection
         self.gc_writes = self.persist.writes
-        self.last_ticks = time.ticks_ms()
+        self.last_ticks = drivers.ticks_ms()
         self.now = 0
         self.buttons = ButtonSet(BUTTONS, PAD, self.now, hw.debounce_ms, hw.min_press_ms)
         self.reader = protocol.LineReader()
         self.byte = bytearray(1)
-        self.stdin = sys.stdin.buffer if hasattr(sys.stdin, "buffer") else sys.stdin
-        self.poller = select.poll()
-        self.poller.register(sys.stdin, select.POLLIN)
+        self.serial_poll, self.stdin = drivers.open_serial()
 
     def clock(self):
-        """Milliseconds since the app's time began: time.ticks_ms() wraps every 2**30
-        ms (12.4 days); this counts on across the wrap. It stays a small int (below
-        2**30), so arithmetic on it allocates nothing: past REBASE_MS it starts again
-        from 0 at the next quiet moment (rebase())."""
-        t = time.ticks_ms()
-        self.now += time.ticks_diff(t, self.last_ticks)
+        """Milliseconds since the app's time began: the driver's ticks_ms() wraps
+        (every 2**30 ms, 12.4 days, on MicroPython; 2**29 on CircuitPython); this
+        counts on across the wrap. It stays a small int (below 2**30), so arithmetic
+        on it allocates nothing: past REBASE_MS it starts again from 0 at the next
+        quiet moment (rebase())."""
+        t = drivers.ticks_ms()
+        self.now += drivers.ticks_diff(t, self.last_ticks)
         self.last_ticks = t
         return self.now
 
@@ -161,6 +175,7 @@ class Device:
         app.dimmed = self.app.dimmed  # an idle panel stays dimmed, its idle time runs on
         app.last_input = self.app.last_input - now
         persist = storage.Persist(self.persist.store, key=self.persist.key)
+        persist.read_only = self.persist.read_only
         persist.key_stored = self.persist.key_stored
         persist.last = self.persist.last
         persist.writes = self.persist.writes
@@ -207,9 +222,25 @@ class Device:
             if b.changing:
                 left = 1
         while left > 0 and not self.edge:
-            time.sleep_ms(1)
+            drivers.sleep_ms(1)
             left -= 1
+            if not self.edge_irqs:
+                self.poll_edges()
         self.edge = False
+
+    def poll_edges(self):
+        """What the pin interrupts do where there are none (CircuitPython): a pin that
+        reads otherwise than at the last read_buttons has moved. Seven pin reads a
+        millisecond while the loop sleeps; a tap that begins and ends while no code
+        runs (a flash write) is not seen this way."""
+        levels = self.levels
+        active = self.active
+        i = 0
+        for p in self.pins:
+            if (p.value() == active) != levels[i]:
+                self.edge = True
+                self.moved |= 1 << i
+            i += 1
 
     def on_button(self, kind, button):
         # An app only hears about a button it saw pressed: no RELEASE of a press
@@ -303,7 +334,7 @@ class Device:
         n = 0
         while n < SERIAL_BUDGET:
             ready = False
-            for _ in self.poller.ipoll(0):
+            for _ in self.serial_poll(0):
                 ready = True
             if not ready:
                 return
@@ -370,10 +401,10 @@ class Device:
             self.gc_debt = 0
             self.gc_writes = self.persist.writes
 
-    def notice(self, icon, colour):
-        """Show a warning icon over the app for NOTICE_MS."""
+    def notice(self, icon, colour, ms=NOTICE_MS):
+        """Show a warning icon over the app for ``ms`` (NOTICE_MS)."""
         self.notice_icon = (icon, colour)
-        self.notice_until = self.now + NOTICE_MS
+        self.notice_until = self.now + ms
         self.app.dirty = True
 
     def save(self, now, force=False):
@@ -474,7 +505,7 @@ class Device:
         for event in self.early:
             self.send(protocol.event_line(event))
         self.early = None
-        watchdog.start()
+        drivers.start_watchdog()
         looping = True  # boot.py's feeding timer stands aside (see watchdog.py)
         try:
             while True:
@@ -483,7 +514,7 @@ class Device:
                     self.crash_streak = 0
                 except Exception as e:  # a bug in a mode must not stop the device
                     self.recover(e)
-                watchdog.feed()
+                drivers.feed_watchdog()
                 self.wait()
         except KeyboardInterrupt:
             self.stop()
@@ -494,9 +525,9 @@ class Device:
     def stop(self):
         """Ctrl-C from the host (mpremote, a terminal): leave the board to the REPL."""
         global looping
-        watchdog.keep_fed()  # first: the REPL may keep the board for hours
+        drivers.hand_over_watchdog()  # first: the REPL may keep the board for hours
         looping = False
-        micropython.kbd_intr(-1)  # mpremote sends Ctrl-C twice: finish the save first
+        drivers.hold_interrupts()  # mpremote sends Ctrl-C twice: finish the save first
         try:
             self.persist.flush(self.app, self.clock())
         except Exception as e:
@@ -505,15 +536,14 @@ class Device:
             # The computer gets the board: it can read and change the flash. The key
             # goes, so whatever is found at the next boot is reported as unverified.
             storage.drop_key()
-            micropython.kbd_intr(3)
+            drivers.allow_interrupts()
         self.blank()
         print("boardside: stopped by Ctrl-C")
 
 
 def menu_held(hw):
-    pin = machine.Pin(hw.buttons[MENU], machine.Pin.IN,
-                      machine.Pin.PULL_UP if hw.buttons_active_low else machine.Pin.PULL_DOWN)
-    time.sleep_ms(20)  # let the pull-up charge the line
+    pin = drivers.input_pin(hw.buttons[MENU], hw.buttons_active_low)
+    drivers.sleep_ms(20)  # let the pull-up charge the line
     return pin.value() == (0 if hw.buttons_active_low else 1)
 
 

@@ -3,12 +3,12 @@
 ``cue`` queues the notes for an app event; ``update``, called every main-loop pass,
 starts each note when the one before has run its time (a PWM square wave at the
 note's pitch; a rest, and the end, set the duty to 0). Nothing waits, so the
-buttons and the LEDs never notice a tune. ``Buzzer(None)`` is a build without a
-buzzer (``buzzer.pin`` null): it plays nothing and touches no pin. The settings
-``device.sound`` (on/off) and ``device.volume`` (1-5) are read at each cue.
+buttons and the LEDs never notice a tune. ``pwm`` is the PWM output the driver set
+opened on ``buzzer.pin`` (``freq(hz)``, ``duty_u16(duty)``: machine.PWM on
+MicroPython, pwmio.PWMOut behind the same two calls on CircuitPython);
+``Buzzer(None)`` is a build without a buzzer (``buzzer.pin`` null): it plays nothing.
+The settings ``device.sound`` (on/off) and ``device.volume`` (1-5) are read at each cue.
 """
-
-import machine
 
 from boardside import sounds
 
@@ -19,11 +19,8 @@ MAX_NOTES = 24  # queued at most: events in a burst must not eat the heap
 
 
 class Buzzer:
-    def __init__(self, pin):
-        self.pwm = None
-        if pin is not None:
-            self.pwm = machine.PWM(machine.Pin(pin, machine.Pin.OUT))
-            self.pwm.duty_u16(0)
+    def __init__(self, pwm):
+        self.pwm = pwm
         self.notes = []
         self.pos = 0
         self.next_ms = -1   # when the next note starts; -1: silent, nothing queued

@@ -32,10 +32,13 @@ def replace(src, dst):
 
 
 class Log:
-    def __init__(self, path=LOG, old=OLD, max_bytes=MAX_BYTES):
+    def __init__(self, path=LOG, old=OLD, max_bytes=MAX_BYTES, print_exception=None):
         self.path = path
         self.old = old
         self.max_bytes = max_bytes
+        # traceback.print_exception on CircuitPython (which has no sys.print_exception):
+        # the device passes its driver set's
+        self.print_exception = print_exception
 
     def write(self, text, exc=None):
         """Append one entry: a line of text and, if given, the exception's traceback."""
@@ -46,7 +49,7 @@ class Log:
                 f.write(text)
                 f.write("\n")
                 if exc is not None:
-                    sys.print_exception(exc, f)
+                    (self.print_exception or sys.print_exception)(exc, f)
             return True
         except OSError:
             return False

@@ -202,6 +202,10 @@ class Persist:
         self.why = None       # why the restored bytes could not be vouched for
         self.writes = 0
         self.failures = 0     # writes that failed in a row
+        # why the files cannot be written (CircuitPython, the drive the computer's: see
+        # docs/persistence.md); None: they can. Then nothing is written, and a new secret
+        # shows all the same: the device has said at boot that games are not kept.
+        self.read_only = None
 
     def boot(self, make_app, now_ms):
         """Restore the last state into a new app: (app, event for the host, set_aside).
@@ -272,6 +276,10 @@ class Persist:
 
     def write(self, app, now_ms):
         seq = app.secret_seq  # every secret made so far is in this state
+        if self.read_only is not None:
+            self.schedule.unchanged()
+            app.sealed(seq)
+            return None
         data = savefile.encode(app.save(), self.version, self.key or b"")
         if data == self.last:
             self.schedule.unchanged()  # a cursor that came back: nothing new to store

@@ -1,20 +1,18 @@
 """The tilt switch: read its pin every loop and turn a rattle into one shake.
 
-``Tilt(None)`` is a build without the switch (``tilt.pin`` null): it never shakes
-and touches no pin. The burst detection itself is boardside.shake (pure, tested on
-both interpreters). The switch is wired to GND with the internal pull-up, like the
-buttons; its polarity does not matter, only its changes.
+``pin`` is the input the driver set opened on ``tilt.pin`` with the internal
+pull-up (its ``value()`` is 0 or 1); ``Tilt(None)`` is a build without the switch
+(``tilt.pin`` null): it never shakes. The burst detection itself is
+boardside.shake (pure, tested on both interpreters). The switch is wired to GND
+like the buttons; its polarity does not matter, only its changes.
 """
-
-import machine
 
 
 class Tilt:
     def __init__(self, pin):
-        self.pin = None
+        self.pin = pin
         if pin is not None:  # (a build without the switch spends no RAM on it)
             from boardside.shake import ShakeDetector
-            self.pin = machine.Pin(pin, machine.Pin.IN, machine.Pin.PULL_UP)
             self.detector = ShakeDetector()
 
     def shaken(self, now_ms):

@@ -24,8 +24,7 @@ device checks the chain at restore. Reads of the hidden roll over USB, settings
 changed during the match and restores the device cannot vouch for are entries too.
 """
 
-from hashlib import sha256
-
+from boardside.digest import sha256
 from boardside.mode import ModeError
 from boardside.saved import Fields, is_int
 from boardside.qbert import (
