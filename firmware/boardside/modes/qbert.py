@@ -461,14 +461,16 @@ class QbertMode(Mode):
     def _open_log(self, back):
         m = self.match
         # before the first roll of a match, the log of the match before it
-        self.log_previous = not m.log and m.previous is not None and bool(m.previous["log"])
-        if not self._log_list():
+        self.log_previous = (not len(m.log) and m.previous is not None
+                             and len(m.previous["log"]) > 0)
+        if not len(self._log_list()):
             raise ModeError("no rolls yet")
         self.log_back = back
         self.log_pos = len(self._log_list()) - 1
         self.view = LOG_VIEW
 
     def _log_list(self):
+        """The log paged on the screen (a qbert.match.Log)."""
         m = self.match
         return m.previous["log"] if self.log_previous else m.log
 
@@ -595,10 +597,12 @@ class QbertMode(Mode):
             if p is None:
                 raise ModeError("no finished match is kept yet")
             log = p["log"]
+            upto = log.public_upto()
             return {"previous": True, "winner": p["winner"] or None, "pegs": p["pegs"],
                     "head": "%08x" % p["head"], "unverified": p["unverified"],
                     "total": p["log_dropped"] + len(log), "from": p["log_dropped"] + 1,
-                    "entries": [m.log_entry(i, log) for i in range(len(log))][-16:]}
+                    "entries": [m.log_entry(i, log, upto)
+                                for i in range(max(0, len(log) - 16), len(log))]}
         total = m.log_dropped + len(m.log)
         start = _int(args, "from")
         count = _int(args, "count")
@@ -611,7 +615,9 @@ class QbertMode(Mode):
         if total and not first <= start <= total:
             raise ModeError("entries %d to %d are kept" % (first, total))
         i0 = start - m.log_dropped - 1
-        entries = [m.log_entry(i) for i in range(max(0, i0), min(len(m.log), i0 + count))]
+        upto = m.public_upto()
+        entries = [m.log_entry(i, None, upto)
+                   for i in range(max(0, i0), min(len(m.log), i0 + count))]
         return {"total": total, "from": start, "entries": entries,
                 "head": "%08x" % m.public_head()}
 
@@ -953,7 +959,7 @@ class QbertMode(Mode):
         self._text(13, 11, "N", RED)
 
     def _full_log(self):
-        e = self._log_list()[self.log_pos]
+        e = self._log_list().entry(self.log_pos)
         kind = e[3]
         if kind == mt.ROLL_OFF:
             self._text(0, 0, "P%d" % e[5], PLAYER_COLOURS[e[5] - 1])
@@ -1025,7 +1031,7 @@ class QbertMode(Mode):
             c.pixel(w - 1, bottom, RED)
             return
         if v == LOG_VIEW:
-            e = self._log_list()[self.log_pos]
+            e = self._log_list().entry(self.log_pos)
             if e[3] > mt.STEPS:
                 c.text(0, 0, "?!" if e[3] == mt.NOTE else "!", READ_COLOUR)
             elif e[3] == mt.CHARACTER:
