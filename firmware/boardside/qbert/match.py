@@ -137,9 +137,9 @@ class Log:
         s = self.start + i
         return 4 * (s - self.cap if s >= self.cap else s)
 
-    def add(self, e):
-        """Append an entry (a list of its seven fields; its link is to come); returns its
-        number."""
+    def add(self, e, link_value=-1):
+        """Append an entry (a list of its seven fields); returns its number. Its link is
+        to come, or ``link_value`` (a restored entry, all before it linked)."""
         if self.n == LOG_MAX:
             if not self.linked:
                 self.link_all()
@@ -154,8 +154,12 @@ class Log:
             self.words.extend(array("i", range(4 * more)))
             self.cap += more
         number = self.dropped + self.n
-        self._put(self._slot(self.n), number, e)
+        p = self._slot(self.n)
+        self._put(p, number, e)
         self.n += 1
+        if link_value >= 0:
+            self.words[p] = link_value
+            self.linked = self.n
         return number
 
     def _put(self, p, number, e):
@@ -200,30 +204,26 @@ class Log:
             out[i] = self._raw(i)
         return out
 
-    def outcome(self, number):
-        """Field a of entry ``number`` (a roll's outcome), -1 once it was dropped."""
-        i = number - self.dropped
-        return self._raw(i)[5] if number >= 0 and i >= 0 else -1
-
     def set_outcome(self, number, a, b=None):
         """Fill in entry ``number``'s a, and b unless None: a roll's outcome, not part of
         its link. An entry already dropped from the log is gone: nothing to fill in."""
         i = number - self.dropped
         if number < 0 or i < 0:
             return
+        s = self.start + i  # (_slot, inline: this runs on the press that lifts the tube)
+        p = 4 * (s - self.cap if s >= self.cap else s)
+        w = self.words
+        x = w[p + 2]
+        if x >= 0 and -1 <= a < 15 and (b is None or -1 <= b < 127):  # packed, stays so
+            w[p + 2] = (x & 0x3FFFFFF) | (a + 1) << 26
+            if b is not None:
+                w[p + 3] = (w[p + 3] & 0x1FFFFF) | (b + 1) << 21
+            return
         e = self._raw(i)
         e[5] = a
         if b is not None:
             e[6] = b
-        self._put(self._slot(i), number, e)
-
-    def push_linked(self, e, link_value):
-        """Append a restored entry with its link (a saved log is never longer than
-        LOG_MAX, so nothing is dropped)."""
-        number = self.add(e)
-        self.words[self._slot(number - self.dropped)] = link_value
-        if self.linked == self.n - 1:
-            self.linked = self.n
+        self._put(p, number, e)
 
     def link_all(self):
         """Work out the links still to come, in order."""
@@ -522,7 +522,8 @@ class Match:
         # "Play continues until the Q*bert player removes all the pegs or is captured."
         if self.tube and not self.tube_shown:
             self._show_tube(ROUND_END)
-        elif self.tube_entry >= 0 and self.log.outcome(self.tube_entry) == SHOWN:
+        elif (self.tube_entry >= self.log.dropped  # not dropped from the log since
+              and self.log._raw(self.tube_entry - self.log.dropped)[5] == SHOWN):
             self.log.set_outcome(self.tube_entry, ROUND_END, self.used)
         self.resume_phase = self.phase
         self.round_reason = reason
@@ -615,7 +616,10 @@ class Match:
         self.face = i
         self.face_chars = face
         self.steps = steps
-        in_play = tuple(c for c in face if not self.is_out(c))
+        in_play = ()  # a loop, not a generator: that would make self a closure cell
+        for c in face:
+            if not self.is_out(c):
+                in_play += (c,)
         if not in_play:
             # House rule: the rules do not say what an out character's face does.
             self.nasty_out = True
@@ -1012,7 +1016,7 @@ class Match:
                 raise ValueError("saved Q*bert match: log entry out of range")
             # an entry saved before the chain gets its link now
             prev = e[7] if len(e) == 8 else link(prev, e)
-            log.push_linked(e, prev)
+            log.add(e, prev)  # (never more than LOG_MAX: nothing is dropped)
         return log
 
     def _entry(self, i, kind):
