@@ -72,21 +72,15 @@ TUBE_DOWN = int("111111" + "100001" * (TUBE_H - 2) + "111111", 2)
 COVERED = (1 << 32) - 1
 PIPS = ("", "pips1", "pips2", "pips3", "pips4", "pips5", "pips6")
 
-
-def _strip(text):
-    """``text`` in the 3x5 font as one bit pattern canvas.text_width(text) wide: fixed
-    signs drawn in one call instead of one per glyph."""
-    v = 0
-    for row in range(font.HEIGHT):
-        for k in range(len(text)):
-            if k:
-                v <<= font.ADVANCE - font.WIDTH  # the column between two glyphs
-            g = font.glyph(text[k]) >> font.WIDTH * (font.HEIGHT - 1 - row)
-            v = v << font.WIDTH | g & ((1 << font.WIDTH) - 1)
-    return v
-
-
-ESCAPE_SIGNS = _strip("- =")  # roll - used = left: the signs at x 4 and 12
+# The escape screen's "-" and "=" (roll - used = left, at x 4 and 12) as one pattern
+# 11 pixels wide, the glyphs font.ADVANCE apart: drawn in one call, not two.
+ESCAPE_SIGNS = 0
+for _row in range(font.HEIGHT):
+    for _g in (font.glyph("-"), 0, font.glyph("=")):
+        _g = _g >> font.WIDTH * (font.HEIGHT - 1 - _row) & ((1 << font.WIDTH) - 1)
+        ESCAPE_SIGNS = ESCAPE_SIGNS << font.ADVANCE | _g << font.ADVANCE - font.WIDTH
+    ESCAPE_SIGNS >>= font.ADVANCE - font.WIDTH  # no gap after the last glyph
+del _row, _g
 
 REPORT = "report"
 FALL = "fall"
