@@ -172,7 +172,7 @@ class Walk:
                     bool(m.game is not None and m.screen == "play" and m.frenzied()))
         match = m.match
         # the log entry shown: its kind and its outcome (tube) or mover (character)
-        entry = tuple(match.log[m.log_pos][3:6:2]) if m.view == "log" else None
+        entry = tuple(m._log_list().entry(m.log_pos)[3:6:2]) if m.view == "log" else None
         return ("qbert", match.phase, m.view, m.anim if m.t < m.anim_until else "",
                 m.peeking, m.flash_until >= 0, len(match.face_chars) if match.face else 0,
                 match.nasty_out, match.turn_lost, entry)

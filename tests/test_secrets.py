@@ -413,7 +413,7 @@ def test_a_confirmed_new_match_keeps_the_last_one_readable(board):
     board.tap("a").advance(1100)
     board.tap("a")  # confirmed after the pause
     m = board.app.mode().match
-    assert m.phase == "rolloff" and m.log == []
+    assert m.phase == "rolloff" and len(m.log) == 0
     prev = board.request({"cmd": "act", "action": "log", "args": {"previous": True}})
     assert prev["ok"] and prev["winner"] == winner and prev["head"] == log_before["head"]
     assert [e["value"] for e in prev["entries"]] == [e["value"] for e in log_before["entries"]]

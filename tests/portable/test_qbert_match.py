@@ -214,7 +214,7 @@ def test_higher_count_wins():
     assert m.phase == mt.MATCH_OVER and m.winner == 1 and not m.tie()
     assert m.public()["winner"] == 1
     m.new_match()
-    assert m.phase == mt.ROLLOFF and m.log == [] and m.game == 1
+    assert m.phase == mt.ROLLOFF and len(m.log) == 0 and m.game == 1
 
 
 def test_tie_means_another_game_and_keeps_the_log():
@@ -288,3 +288,103 @@ def test_restore_refuses_damaged_data_and_changes_nothing():
     del bad["turn"]
     raises(ValueError, m.from_dict, bad)
     assert json.dumps(m.to_dict()) == before
+
+
+def chain_of(saved):
+    """The links a saved match's log must carry, worked out from scratch."""
+    prev = saved["base_link"]
+    links = []
+    for e in saved["log"]:
+        prev = mt.link(prev, e)
+        links.append(prev)
+    return links
+
+
+def test_log_chain_holds_across_the_dropped_entries():
+    # the log keeps the newest LOG_MAX entries; the chain goes on over the ones dropped
+    n = mt.LOG_MAX + 10
+    watched = Match(ScriptedRng([0] * n))  # its head asked after every roll
+    heads = []
+    for _ in range(n):
+        watched.roll_off()
+        heads.append(watched.head())
+    unwatched = Match(ScriptedRng([0] * n))  # never asked until the end
+    for _ in range(n):
+        unwatched.roll_off()
+    for m in (watched, unwatched):
+        saved = m.to_dict()
+        assert saved["log_dropped"] == 10 and len(saved["log"]) == mt.LOG_MAX
+        assert saved["base_link"] == heads[9]  # the link of the last entry dropped
+        assert [e[7] for e in saved["log"]] == chain_of(saved) == heads[10:]
+        assert m.head() == heads[-1] and m.public_head() == heads[-1]
+        assert m.broken_link() == 0
+    assert json.dumps(watched.to_dict()) == json.dumps(unwatched.to_dict())
+
+
+def test_a_roll_costs_no_hashing_and_the_chain_comes_out_the_same():
+    # a button press that rolls stays quick: the links are worked out when first needed
+    # (a view, the save), in order, over the same fields
+    m = started([6, 3, 5, 2])
+    before = m.head()
+    calls = []
+    plain = mt.link
+
+    def counted(prev, e):
+        calls.append(e[3])
+        return plain(prev, e)
+
+    mt.link = counted
+    try:
+        m.drop()
+        m.end_move()
+        m.roll_nasty(FACES, "reroll")
+        m.end_nasty()
+        m.reveal()
+        m.end_turn()
+        assert calls == []
+        saved = m.to_dict()
+        assert calls == [mt.TUBE, mt.CHARACTER, mt.STEPS]
+    finally:
+        mt.link = plain
+    assert [e[7] for e in saved["log"]] == chain_of(saved)
+    assert saved["log"][1][7] == before
+    assert saved["log"][2][5] == mt.ALL_USED and saved["log"][2][6] == 7  # filled in later
+
+
+def test_log_entries_come_back_exactly_as_saved_whatever_their_numbers():
+    # entries are kept packed; a setting's text and numbers beyond what the packing
+    # holds (an edited but consistent save) must still come back unchanged
+    m = started([5, 1, 3])
+    m.drop()
+    m.end_move()
+    m.roll_nasty(FACES, "reroll")
+    m.end_nasty()
+    saved = json.loads(json.dumps(m.to_dict()))
+    log = saved["log"]
+    odd = [[1, 1, 1, mt.READ, 2 ** 31 + 5, mt.READ_USB, 0],
+           [1, 1, 1, mt.SETTING, 0, 0, "faces=coily,coily,coily"],
+           [2 ** 40, 2, 2 ** 22, mt.STEPS, 3, 99, -7],
+           [1, 1, 1, mt.NOTE, 0, 2, 0]]
+    rolls = log[2:]  # the tube (made wide here), the character die, the steps
+    rolls[0][0] = 2 ** 21
+    log[2:] = odd + rolls
+    saved["tube_entry"] += len(odd)
+    saved["char_entry"] += len(odd)
+    prev = log[1][7]
+    for e in log[2:]:
+        prev = mt.link(prev, e[:7])
+        e[7:] = [prev]
+    log[-1] = log[-1][:7]  # saved before the chain: linked at restore
+    other = Match(ScriptedRng([]))
+    other.from_dict(saved)
+    assert other.chain_break == 0 and other.hidden_roll() == 6
+    again = other.to_dict()
+    assert again["log"][:-1] == log[:-1] and again["log"][-1] == log[-1] + [prev]
+    assert other.public_upto() == 2 + len(odd)  # no link shown from the hidden roll on
+    assert other.log_entry(2)["seconds"] == 2 ** 31 + 5
+    assert other.log_entry(3)["setting"] == "faces=coily,coily,coily"
+    assert other.log_entry(4)["turn"] == 2 ** 22
+    assert other.reveal() == 6  # the wide entry takes its outcome like any other
+    tube = other.to_dict()["log"][2 + len(odd)]
+    assert tube == [2 ** 21, 1, 1, mt.TUBE, 6, mt.SHOWN, -1, log[2 + len(odd)][7]]
+    assert other.public_upto() == len(log)

@@ -383,6 +383,17 @@ def test_settings_change_the_nasty_dice():
     assert d["roll"]["moves"] == "slick" and d["settings"]["out_rule"] == "lose_turn"
     settings["qbert.faces"] = "no such face"  # a damaged file falls back to the default
     assert m.describe()["settings"]["faces"] == rules.DEFAULT_FACES
+    # what the mode keeps of the settings follows every change of what is stored
+    settings["qbert.out_rule"] = "reroll"
+    del settings["qbert.faces"]
+    d = m.describe()["settings"]
+    assert d["out_rule"] == "reroll" and d["faces"] == rules.DEFAULT_FACES
+    settings["qbert.faces"] = "slick,slick"
+    assert m.faces() == ((rules.SLICK,), (rules.SLICK,))
+    settings["qbert.out_rule"] = "lose_turn"
+    assert m.out_rule() == "lose_turn"
+    settings["qbert.out_rule"] = "cry"
+    assert m.out_rule() == "reroll"
 
 
 def test_save_and_restore_through_the_mode():

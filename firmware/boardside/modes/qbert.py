@@ -27,7 +27,7 @@ draws are exactly the logged rolls, and the d8 is always one 3-bit draw.
 
 from boardside import font
 from boardside import qbert as rules
-from boardside.canvas import CYAN, DIM, GREEN, GREY, RED, WHITE, YELLOW, scale
+from boardside.canvas import CYAN, DIM, GREEN, GREY, RED, WHITE, YELLOW, scale, text_width
 from boardside.events import A, B, DOWN, LEFT, LONG, PRESS, RELEASE, REPEAT, RIGHT, UP
 from boardside.mode import Mode, ModeError
 from boardside.qbert import match as mt
@@ -61,6 +61,26 @@ ITEMS = (CAPTURED, LANDED, 0, 1, 2, 3, 4, 5, UNDO, LOG, NEW)
 ITEM_LABELS = {CAPTURED: "CAPT", LANDED: "LAND", UNDO: "UNDO", LOG: "LOG", NEW: "NEW"}
 ITEM_ICONS = {CAPTURED: ("skull", RED), LANDED: ("green_ball", CHARACTER_COLOURS[2]),
               UNDO: ("arrow_left", WHITE), LOG: ("die", WHITE), NEW: ("star", YELLOW)}
+
+# The tube's walls (6x10 at x 5, y 6) and the covered die in it (4x8 at x 6, y 7) as bit
+# patterns, each drawn in one call instead of a line or a row at a time: open at the
+# top (the die drops in), and closed (the tube is down over the die).
+TUBE_W = 6
+TUBE_H = 10
+TUBE_OPEN = int("100001" * (TUBE_H - 1) + "111111", 2)
+TUBE_DOWN = int("111111" + "100001" * (TUBE_H - 2) + "111111", 2)
+COVERED = (1 << 32) - 1
+PIPS = ("", "pips1", "pips2", "pips3", "pips4", "pips5", "pips6")
+
+# The escape screen's "-" and "=" (roll - used = left, at x 4 and 12) as one pattern
+# 11 pixels wide, the glyphs font.ADVANCE apart: drawn in one call, not two.
+ESCAPE_SIGNS = 0
+for _row in range(font.HEIGHT):
+    for _g in (font.glyph("-"), 0, font.glyph("=")):
+        _g = _g >> font.WIDTH * (font.HEIGHT - 1 - _row) & ((1 << font.WIDTH) - 1)
+        ESCAPE_SIGNS = ESCAPE_SIGNS << font.ADVANCE | _g << font.ADVANCE - font.WIDTH
+    ESCAPE_SIGNS >>= font.ADVANCE - font.WIDTH  # no gap after the last glyph
+del _row, _g
 
 REPORT = "report"
 FALL = "fall"
@@ -102,6 +122,9 @@ class QbertMode(Mode):
         self.match = mt.Match(ctx.rng)
         self._faces_text = None
         self._faces = None
+        self._faces_stored = None  # the stored setting the faces were worked out from
+        self._out_rule_stored = None
+        self._out_rule = None
         self._ui_reset()
 
     def _ui_reset(self):
@@ -134,6 +157,12 @@ class QbertMode(Mode):
     )
 
     def faces(self):
+        # the press that rolls asks: work the faces out again only when what is stored
+        # is another object (checking the text parses it again)
+        stored = self.ctx.settings.get("qbert.faces")
+        if stored is self._faces_stored and self._faces is not None:
+            return self._faces
+        self._faces_stored = stored
         text = self.setting("faces", rules.DEFAULT_FACES)
         if text != self._faces_text:
             try:
@@ -162,8 +191,12 @@ class QbertMode(Mode):
         self.ctx.change_setting("qbert.faces", rules.FACE_PRESETS[i][1], now_ms)
 
     def out_rule(self):
-        r = self.setting("out_rule", rules.DEFAULT_OUT_RULE)
-        return r if r in rules.OUT_RULES else rules.DEFAULT_OUT_RULE
+        stored = self.ctx.settings.get("qbert.out_rule")
+        if stored is not self._out_rule_stored or self._out_rule is None:
+            r = self.setting("out_rule", rules.DEFAULT_OUT_RULE)
+            self._out_rule = r if r in rules.OUT_RULES else rules.DEFAULT_OUT_RULE
+            self._out_rule_stored = stored
+        return self._out_rule
 
     # -- actions (buttons and protocol share these) --------------------------------------
     def emit(self, event):
@@ -461,14 +494,16 @@ class QbertMode(Mode):
     def _open_log(self, back):
         m = self.match
         # before the first roll of a match, the log of the match before it
-        self.log_previous = not m.log and m.previous is not None and bool(m.previous["log"])
-        if not self._log_list():
+        self.log_previous = (not len(m.log) and m.previous is not None
+                             and len(m.previous["log"]) > 0)
+        if not len(self._log_list()):
             raise ModeError("no rolls yet")
         self.log_back = back
         self.log_pos = len(self._log_list()) - 1
         self.view = LOG_VIEW
 
     def _log_list(self):
+        """The log paged on the screen (a qbert.match.Log)."""
         m = self.match
         return m.previous["log"] if self.log_previous else m.log
 
@@ -595,10 +630,12 @@ class QbertMode(Mode):
             if p is None:
                 raise ModeError("no finished match is kept yet")
             log = p["log"]
+            upto = log.public_upto()
             return {"previous": True, "winner": p["winner"] or None, "pegs": p["pegs"],
                     "head": "%08x" % p["head"], "unverified": p["unverified"],
                     "total": p["log_dropped"] + len(log), "from": p["log_dropped"] + 1,
-                    "entries": [m.log_entry(i, log) for i in range(len(log))][-16:]}
+                    "entries": [m.log_entry(i, log, upto)
+                                for i in range(max(0, len(log) - 16), len(log))]}
         total = m.log_dropped + len(m.log)
         start = _int(args, "from")
         count = _int(args, "count")
@@ -611,7 +648,9 @@ class QbertMode(Mode):
         if total and not first <= start <= total:
             raise ModeError("entries %d to %d are kept" % (first, total))
         i0 = start - m.log_dropped - 1
-        entries = [m.log_entry(i) for i in range(max(0, i0), min(len(m.log), i0 + count))]
+        upto = m.public_upto()
+        entries = [m.log_entry(i, None, upto)
+                   for i in range(max(0, i0), min(len(m.log), i0 + count))]
         return {"total": total, "from": start, "entries": entries,
                 "head": "%08x" % m.public_head()}
 
@@ -676,10 +715,10 @@ class QbertMode(Mode):
         self.c.text(self.ox + x, self.oy + y, s, colour)
 
     def _right(self, y, s, colour, right=16):
-        self._text(right - self.c.text_width(s), y, s, colour)
+        self.c.text(self.ox + right - text_width(s), self.oy + y, s, colour)
 
     def _centre(self, y, s, colour):
-        self._text((16 - self.c.text_width(s)) // 2, y, s, colour)
+        self.c.text(self.ox + (16 - text_width(s)) // 2, self.oy + y, s, colour)
 
     def _icon(self, x, y, name, colour):
         self.c.icon(self.ox + x, self.oy + y, name, colour)
@@ -689,9 +728,6 @@ class QbertMode(Mode):
 
     def _hline(self, x, y, w, colour):
         self.c.hline(self.ox + x, self.oy + y, w, colour)
-
-    def _vline(self, x, y, h, colour):
-        self.c.vline(self.ox + x, self.oy + y, h, colour)
 
     def _fill(self, x, y, w, h, colour):
         self.c.fill_rect(self.ox + x, self.oy + y, w, h, colour)
@@ -712,7 +748,7 @@ class QbertMode(Mode):
 
     def _header(self, icon, colour):
         m = self.match
-        self._icon(0, 0, icon, colour)
+        self.c.icon(self.ox, self.oy, icon, colour)
         q = m.qbert
         if q:
             self._right(0, str(m.pegs[q - 1]), PLAYER_COLOURS[q - 1])
@@ -765,7 +801,7 @@ class QbertMode(Mode):
             if tumbling and p == last:
                 value = 1 + self._frame_no() % 6
             if value:
-                self._icon(x, 6, "pips%d" % value, PLAYER_COLOURS[p - 1])
+                self._icon(x, 6, PIPS[value], PLAYER_COLOURS[p - 1])
             else:
                 self._icon(x, 6, "die", DIM)
         if tumbling:
@@ -797,25 +833,25 @@ class QbertMode(Mode):
         else:
             self._header("qbert", QBERT_COLOUR)
         wall = READ_COLOUR if m.tube_reads else TUBE_COLOUR  # both players see a read
-        self._vline(5, 6, 10, wall)
-        self._vline(10, 6, 10, wall)
-        self._hline(5, 15, 6, wall)
-        if ph == mt.DROP:
-            self._fill(7, 7, 2, 2, WHITE)  # the die, ready to drop
-            self._icon(0, 8, "arrow_down", WHITE)
+        c = self.c
+        x = self.ox + 5
+        y = self.oy + 6
+        if ph == mt.DROP or (self.anim == "drop" and self.t < self.anim_until):
+            c.bits(x, y, TUBE_OPEN, TUBE_W, TUBE_H, wall)
+            if ph == mt.DROP:
+                self._fill(7, 7, 2, 2, WHITE)  # the die, ready to drop
+                self._icon(0, 8, "arrow_down", WHITE)
+            else:
+                # the die falls to the bottom; the same picture for every roll
+                self._fill(7, 7 + (self.t - self.anim_start) * 6 // DROP_MS, 2, 2, WHITE)
             return
-        if self.anim == "drop" and self.t < self.anim_until:
-            # the die falls to the bottom; the same picture for every roll
-            y = 7 + (self.t - self.anim_start) * 6 // DROP_MS
-            self._fill(7, y, 2, 2, WHITE)
-            return
-        self._hline(5, 6, 6, wall)  # the tube is down over the die
+        c.bits(x, y, TUBE_DOWN, TUBE_W, TUBE_H, wall)  # the tube is down over the die
         if m.tube_shown:
             self._text(7, 9, str(m.tube), ROLL_COLOUR)
         elif peek:
             self._peek_glyph(7, 10, 6, 0, m.tube)
         else:
-            self._fill(6, 7, 4, 8, DIM)
+            c.bits(x + 1, y + 1, COVERED, 4, 8, DIM)
         if ph == mt.MOVE:
             self._icon(0, 8, "eye", wall)          # hold A: peek
             self._icon(11, 8, "arrow_right", GREY)  # B: Q*bert's move is over
@@ -849,7 +885,7 @@ class QbertMode(Mode):
             f = self._frame_no()
             faces = self.faces()
             self._char_icon(0, 6, faces[f % len(faces)][0])
-            self._icon(11, 6, "pips%d" % (1 + f % 6), WHITE)
+            self._icon(11, 6, PIPS[1 + f % 6], WHITE)
             return
         if not m.face:
             self._centre(6, "ROLL", WHITE)
@@ -865,7 +901,7 @@ class QbertMode(Mode):
         else:
             c = m.mover if m.mover >= 0 else chars[0]
             self._char_icon(0, 6, c, out=m.is_out(c))
-        self._icon(11, 6, "pips%d" % m.steps, WHITE)
+        self._icon(11, 6, PIPS[m.steps], WHITE)
         if m.nasty_out:
             self._text(0, 11, "OUT", RED)
             self._text(13, 11, "B" if m.turn_lost else "A", GREY)
@@ -875,10 +911,9 @@ class QbertMode(Mode):
     def _full_escape(self):
         m = self.match
         self._header("qbert", QBERT_COLOUR)
+        self.c.bits(self.ox + 4, self.oy + 6, ESCAPE_SIGNS, 11, font.HEIGHT, GREY)
         self._text(0, 6, str(m.tube), ROLL_COLOUR)
-        self._text(4, 6, "-", GREY)
         self._text(8, 6, str(m.used), WHITE)
-        self._text(12, 6, "=", GREY)
         left = m.tube - m.used
         if not left:
             self._text(0, 11, "0", GREY)
@@ -953,7 +988,7 @@ class QbertMode(Mode):
         self._text(13, 11, "N", RED)
 
     def _full_log(self):
-        e = self._log_list()[self.log_pos]
+        e = self._log_list().entry(self.log_pos)
         kind = e[3]
         if kind == mt.ROLL_OFF:
             self._text(0, 0, "P%d" % e[5], PLAYER_COLOURS[e[5] - 1])
@@ -1025,7 +1060,7 @@ class QbertMode(Mode):
             c.pixel(w - 1, bottom, RED)
             return
         if v == LOG_VIEW:
-            e = self._log_list()[self.log_pos]
+            e = self._log_list().entry(self.log_pos)
             if e[3] > mt.STEPS:
                 c.text(0, 0, "?!" if e[3] == mt.NOTE else "!", READ_COLOUR)
             elif e[3] == mt.CHARACTER:

@@ -24,6 +24,8 @@ device checks the chain at restore. Reads of the hidden roll over USB, settings
 changed during the match and restores the device cannot vouch for are entries too.
 """
 
+from array import array
+
 from boardside.digest import sha256
 from boardside.mode import ModeError
 from boardside.saved import Fields, is_int
@@ -83,8 +85,8 @@ LOG_MAX = 256    # entries kept, the oldest go first (a turn logs about three ro
 STATE = ("phase", "game", "rolloff", "first", "round", "turn", "pegs", "round_reason",
          "resume_phase", "winner", "falls", "homes", "fall_log", "tube", "tube_shown",
          "tube_entry", "used", "in_danger", "face", "face_chars", "steps", "mover", "choices",
-         "nasty_out", "turn_lost", "char_entry", "log", "log_dropped", "base_link",
-         "tube_reads", "unverified", "previous")
+         "nasty_out", "turn_lost", "char_entry", "log", "tube_reads", "unverified",
+         "previous")
 
 
 def link(prev, e):
@@ -98,13 +100,163 @@ def link(prev, e):
     return (d[0] << 24 | d[1] << 16 | d[2] << 8 | d[3]) & 0x3FFFFFFF  # a small int on MicroPython
 
 
+# A log entry [game, round, turn, kind, value, a, b, link] packed into four words of
+# an array of ints, each a small int below 2**30 so that reading it allocates nothing
+# on MicroPython: 16 bytes an entry instead of 48 for a list.
+#   word 0  the link
+#   word 1  value
+#   word 2  game | round << 21 | kind << 23 | (a + 1) << 26
+#   word 3  turn | (b + 1) << 21
+# An entry that does not fit (a setting's text, numbers only an edited save holds) is
+# "wide": word 2 is -1 and its seven fields are kept as a list in Log.wide, by number.
+GROW = 16          # entries the array grows by, up to LOG_MAX
+HIDDEN_TUBE = TUBE | (HIDDEN + 1) << 3   # word 2 >> 23 of a roll still under the tube
+
+
+class Log:
+    """The roll log: at most LOG_MAX entries, the oldest dropped first (a ring once
+    full). Entries are numbered from the first of the match: ``dropped`` went before
+    the oldest kept (i = 0), whose predecessor's link is ``base``. A link is worked out
+    when first needed (a view, the save, the head), not when the entry is made, so a
+    button press that rolls does no SHA-256: the first ``linked`` entries have theirs."""
+
+    def __init__(self, dropped=0, base=0):
+        self.words = array("i")
+        self.cap = 0          # entries the array holds
+        self.start = 0        # slot of the oldest entry
+        self.n = 0            # entries kept
+        self.dropped = dropped
+        self.base = base
+        self.linked = 0
+        self.wide = {}
+
+    def __len__(self):
+        return self.n
+
+    def _slot(self, i):
+        s = self.start + i
+        return 4 * (s - self.cap if s >= self.cap else s)
+
+    def add(self, e, link_value=-1):
+        """Append an entry (a list of its seven fields); returns its number. Its link is
+        to come, or ``link_value`` (a restored entry, all before it linked)."""
+        if self.n == LOG_MAX:
+            if not self.linked:
+                self.link_all()
+            self.base = self.words[self._slot(0)]
+            self.wide.pop(self.dropped, None)
+            self.dropped += 1
+            self.start = (self.start + 1) % self.cap
+            self.n -= 1
+            self.linked -= 1
+        elif self.n == self.cap:  # never full while it can grow, so start is 0
+            more = min(GROW, LOG_MAX - self.cap)
+            self.words.extend(array("i", range(4 * more)))
+            self.cap += more
+        number = self.dropped + self.n
+        p = self._slot(self.n)
+        self._put(p, number, e)
+        self.n += 1
+        if link_value >= 0:
+            self.words[p] = link_value
+            self.linked = self.n
+        return number
+
+    def _put(self, p, number, e):
+        """The fields e[0:7] of entry ``number`` into slot p (the link word aside)."""
+        w = self.words
+        a = e[5]
+        b = e[6]
+        if (0 <= e[0] < 0x200000 and 0 <= e[1] < 4 and 0 <= e[2] < 0x200000 and e[3] != SETTING
+                and 0 <= e[4] < 0x40000000 and -1 <= a < 15 and -1 <= b < 127):
+            w[p + 1] = e[4]
+            w[p + 2] = e[0] | e[1] << 21 | e[3] << 23 | (a + 1) << 26
+            w[p + 3] = e[2] | (b + 1) << 21
+            if self.wide:
+                self.wide.pop(number, None)
+        else:
+            w[p + 2] = -1
+            self.wide[number] = [e[0], e[1], e[2], e[3], e[4], a, b]
+
+    def _raw(self, i):
+        """Entry i as a new list of eight, its link maybe still to come."""
+        p = self._slot(i)
+        w = self.words
+        x = w[p + 2]
+        if x < 0:
+            e = self.wide[self.dropped + i]
+            return [e[0], e[1], e[2], e[3], e[4], e[5], e[6], w[p]]
+        y = w[p + 3]
+        return [x & 0x1FFFFF, (x >> 21) & 3, y & 0x1FFFFF, (x >> 23) & 7, w[p + 1],
+                ((x >> 26) & 15) - 1, ((y >> 21) & 127) - 1, w[p]]
+
+    def entry(self, i):
+        """Entry i (0 = oldest kept) as saved: [game, round, turn, kind, value, a, b, link]."""
+        if i >= self.linked:
+            self.link_all()
+        return self._raw(i)
+
+    def lists(self):
+        """Every entry as saved, oldest first."""
+        self.link_all()
+        out = [None] * self.n
+        for i in range(self.n):
+            out[i] = self._raw(i)
+        return out
+
+    def set_outcome(self, number, a, b=None):
+        """Fill in entry ``number``'s a, and b unless None: a roll's outcome, not part of
+        its link. An entry already dropped from the log is gone: nothing to fill in."""
+        i = number - self.dropped
+        if number < 0 or i < 0:
+            return
+        s = self.start + i  # (_slot, inline: this runs on the press that lifts the tube)
+        p = 4 * (s - self.cap if s >= self.cap else s)
+        w = self.words
+        x = w[p + 2]
+        if x >= 0 and -1 <= a < 15 and (b is None or -1 <= b < 127):  # packed, stays so
+            w[p + 2] = (x & 0x3FFFFFF) | (a + 1) << 26
+            if b is not None:
+                w[p + 3] = (w[p + 3] & 0x1FFFFF) | (b + 1) << 21
+            return
+        e = self._raw(i)
+        e[5] = a
+        if b is not None:
+            e[6] = b
+        self._put(p, number, e)
+
+    def link_all(self):
+        """Work out the links still to come, in order."""
+        w = self.words
+        prev = w[self._slot(self.linked - 1)] if self.linked else self.base
+        while self.linked < self.n:
+            prev = link(prev, self._raw(self.linked))
+            w[self._slot(self.linked)] = prev
+            self.linked += 1
+
+    def head(self):
+        """The link of the newest entry, ``base`` when empty."""
+        return self.entry(self.n - 1)[7] if self.n else self.base
+
+    def public_upto(self):
+        """How many entries come before the first roll still under the tube."""
+        w = self.words
+        for i in range(self.n):
+            x = w[self._slot(i) + 2]
+            if x < 0:
+                e = self.wide[self.dropped + i]
+                if e[3] == TUBE and e[5] == HIDDEN:
+                    return i
+            elif x >> 23 == HIDDEN_TUBE:
+                return i
+        return self.n
+
+
 class Match:
     def __init__(self, rng):
         self.rng = rng
         self.game = 1
-        self.log = []
-        self.log_dropped = 0
-        self.base_link = 0        # the link before the first entry kept in the log
+        self.log = Log()
         self.unverified = False   # the match was restored from a state nobody can vouch for
         self.previous = None      # the last finished match: {"winner", "pegs", "log", ...}
         self.chain_break = 0      # first log entry not fitting the chain at restore, 0 none
@@ -132,7 +284,7 @@ class Match:
     def _clear_turn(self):
         self.tube = 0             # the d8 in the tube, 0 when empty
         self.tube_shown = False
-        self.tube_entry = None    # its log entry
+        self.tube_entry = -1      # its log entry's number, -1 none
         self.tube_reads = 0       # times the hidden roll left the device (USB, handover)
         self.used = 0             # spaces Q*bert moved of the revealed roll
         self.in_danger = False
@@ -146,7 +298,7 @@ class Match:
         self.choices = ()         # characters in play on a face that offers a choice
         self.nasty_out = False    # the face shows only characters that are out
         self.turn_lost = False
-        self.char_entry = None
+        self.char_entry = -1
 
     # -- who is who ----------------------------------------------------------------
     @property
@@ -184,42 +336,39 @@ class Match:
             raise ModeError("cannot %s now: waiting for %s" % (what, WAITING[self.phase]))
 
     # -- the log ---------------------------------------------------------------------
+    @property
+    def log_dropped(self):
+        """Entries of this match dropped from the log (the oldest go first)."""
+        return self.log.dropped
+
     def _log(self, kind, value, a=0, b=0):
-        e = [self.game, self.round, self.turn, kind, value, a, b, 0]
-        e[7] = link(self.head(), e)
-        self.log.append(e)
-        if len(self.log) > LOG_MAX:
-            self.base_link = self.log.pop(0)[7]
-            self.log_dropped += 1
-        return e
+        """Log an entry; returns its number (see Log)."""
+        return self.log.add([self.game, self.round, self.turn, kind, value, a, b])
 
     def head(self):
         """The link of the newest entry: the whole log's fingerprint."""
-        return self.log[-1][7] if self.log else self.base_link
+        return self.log.head()
 
     def public_upto(self, log=None):
         """How many entries' links may be shown: those before a roll still under the
         tube. A hidden roll's link (and every later one) depends on its value, and
         eight guesses would find it."""
-        log = self.log if log is None else log
-        for i in range(len(log)):
-            if log[i][3] == TUBE and log[i][5] == HIDDEN:
-                return i
-        return len(log)
+        return (self.log if log is None else log).public_upto()
 
     def public_head(self):
         """The last link that may be shown (see public_upto)."""
         n = self.public_upto()
-        return self.log[n - 1][7] if n else self.base_link
+        return self.log.entry(n - 1)[7] if n else self.log.base
 
     def broken_link(self):
         """The number (1-based, as in log_entry) of the first entry that does not fit
         the chain, 0 when the chain holds."""
-        prev = self.base_link
-        for i in range(len(self.log)):
-            e = self.log[i]
+        log = self.log
+        prev = log.base
+        for i in range(len(log)):
+            e = log.entry(i)
             if link(prev, e) != e[7]:
-                return self.log_dropped + i + 1
+                return log.dropped + i + 1
             prev = e[7]
         return 0
 
@@ -244,19 +393,20 @@ class Match:
 
     def note_unverified(self, reason):
         """The match was restored from a state the device cannot vouch for."""
-        if reason in NOTES and (self.log or self.phase != ROLLOFF):
+        if reason in NOTES and (len(self.log) or self.phase != ROLLOFF):
             self.unverified = True
             self._log(NOTE, 0, NOTES.index(reason))
             if self.hidden_roll():
                 self.read_hidden(0, READ_HANDED_OVER)
 
-    def log_entry(self, i, log=None):
-        """Public view of log entry i (0 = oldest kept): a hidden roll has no value."""
+    def log_entry(self, i, log=None, upto=None):
+        """Public view of log entry i (0 = oldest kept): a hidden roll has no value.
+        ``upto``: public_upto(log) when the caller has it already."""
         log = self.log if log is None else log
-        e = log[i]
+        e = log.entry(i)
         kind = e[3]
         d = {"n": i + 1, "game": e[0], "round": e[1], "turn": e[2], "kind": KINDS[kind]}
-        if i < self.public_upto(log):
+        if i < (log.public_upto() if upto is None else upto):
             d["link"] = "%08x" % e[7]
         if log is self.log:
             d["n"] += self.log_dropped
@@ -364,9 +514,7 @@ class Match:
                                  "log_dropped": self.log_dropped, "head": self.head(),
                                  "unverified": self.unverified}
             self.game = 1
-            self.log = []
-            self.log_dropped = 0
-            self.base_link = 0
+            self.log = Log()
             self.unverified = False
         self.new_game()
 
@@ -374,9 +522,9 @@ class Match:
         # "Play continues until the Q*bert player removes all the pegs or is captured."
         if self.tube and not self.tube_shown:
             self._show_tube(ROUND_END)
-        elif self.tube_entry is not None and self.tube_entry[5] == SHOWN:
-            self.tube_entry[5] = ROUND_END
-            self.tube_entry[6] = self.used
+        elif (self.tube_entry >= self.log.dropped  # not dropped from the log since
+              and self.log._raw(self.tube_entry - self.log.dropped)[5] == SHOWN):
+            self.log.set_outcome(self.tube_entry, ROUND_END, self.used)
         self.resume_phase = self.phase
         self.round_reason = reason
         self.phase = ROUND_OVER
@@ -438,8 +586,7 @@ class Match:
         if not self.tube_shown:
             self._show_tube(GREEN)  # he stopped there: no escape moves carry over
         else:
-            self.tube_entry[5] = GREEN
-            self.tube_entry[6] = self.used
+            self.log.set_outcome(self.tube_entry, GREEN, self.used)
         self.phase = BONUS
 
     def another_turn(self):
@@ -469,7 +616,10 @@ class Match:
         self.face = i
         self.face_chars = face
         self.steps = steps
-        in_play = tuple(c for c in face if not self.is_out(c))
+        in_play = ()  # a loop, not a generator: that would make self a closure cell
+        for c in face:
+            if not self.is_out(c):
+                in_play += (c,)
         if not in_play:
             # House rule: the rules do not say what an out character's face does.
             self.nasty_out = True
@@ -501,7 +651,7 @@ class Match:
             raise ModeError("%s cannot move: choose %s" % (
                 TITLES[code], " or ".join(TITLES[c] for c in self.choices)))
         self.mover = code
-        self.char_entry[5] = code
+        self.log.set_outcome(self.char_entry, code)
 
     def end_nasty(self):
         self._need("end the nasty turn", NASTY)
@@ -516,7 +666,7 @@ class Match:
     # -- the reveal and the escape moves --------------------------------------------------
     def _show_tube(self, outcome):
         self.tube_shown = True
-        self.tube_entry[5] = outcome
+        self.log.set_outcome(self.tube_entry, outcome)
 
     def reveal(self):
         self._need("lift the tube", REVEAL)
@@ -553,9 +703,9 @@ class Match:
     def end_turn(self):
         self._need("end the turn", ESCAPE)
         left = self.tube - self.used
-        e = self.tube_entry
-        e[5] = ALL_USED if not left else ESCAPED if self.in_danger else FORFEITED
-        e[6] = self.used
+        self.log.set_outcome(self.tube_entry,
+                             ALL_USED if not left else ESCAPED if self.in_danger else FORFEITED,
+                             self.used)
         self.turn += 1
         self._clear_turn()
         self.phase = DROP
@@ -599,7 +749,7 @@ class Match:
         d = {"phase": self.phase, "game": self.game, "round": self.round, "turn": self.turn,
              "qbert": self.qbert, "nasty": self.nasty_player, "pegs": list(self.pegs),
              "rolloff": list(self.rolloff), "first": self.first,
-             "log": self.log_dropped + len(self.log)}
+             "log": self.log.dropped + len(self.log)}
         if self.qbert and self.phase != MATCH_OVER:
             d["pegs_taken"] = self.pegs[self.qbert - 1]
             d["pegs_on_board"] = PEGS - self.pegs[self.qbert - 1]
@@ -652,18 +802,23 @@ class Match:
             "face_chars": list(self.face_chars), "steps": self.steps, "mover": self.mover,
             "choices": list(self.choices), "nasty_out": self.nasty_out,
             "turn_lost": self.turn_lost, "char_entry": self._index(self.char_entry),
-            "log": [list(e) for e in self.log], "log_dropped": self.log_dropped,
-            "base_link": self.base_link, "tube_reads": self.tube_reads,
-            "unverified": self.unverified, "previous": self.previous,
+            "log": self.log.lists(), "log_dropped": self.log.dropped,
+            "base_link": self.log.base, "tube_reads": self.tube_reads,
+            "unverified": self.unverified, "previous": self._previous_dict(),
         }
 
-    def _index(self, entry):
-        if entry is None:
-            return -1
-        for i in range(len(self.log) - 1, -1, -1):
-            if self.log[i] is entry:
-                return i
-        return -1
+    def _index(self, number):
+        """The saved index of entry ``number``, -1 for none or one dropped."""
+        i = number - self.log.dropped
+        return i if number >= 0 and i >= 0 else -1
+
+    def _previous_dict(self):
+        p = self.previous
+        if p is None:
+            return None
+        d = dict(p)
+        d["log"] = p["log"].lists()
+        return d
 
     def from_dict(self, d):
         """Inverse of to_dict(); ValueError (and no change) on data that does not fit."""
@@ -754,10 +909,10 @@ class Match:
         self.choices = tuple(ints("choices", -1, 0, n_chars - 1))
         self.nasty_out = flag("nasty_out")
         self.turn_lost = flag("turn_lost")
-        self.log_dropped = num("log_dropped", 0, 1 << 30)
-        self.base_link = num("base_link", 0, 1 << 30) if "base_link" in d else 0
+        dropped = num("log_dropped", 0, 1 << 30)
+        base = num("base_link", 0, 1 << 30) if "base_link" in d else 0
         self.unverified = flag("unverified") if "unverified" in d else False
-        self.log = self._load_log(d["log"])
+        self.log = self._load_log(d["log"], dropped, base)
         self.chain_break = self.broken_link()
         # the turn in progress
         if not self.tube:
@@ -809,16 +964,16 @@ class Match:
         self.tube_entry = self._entry(d["tube_entry"], TUBE)
         self.char_entry = self._entry(d["char_entry"], CHARACTER)
         if self.tube:
-            e = self.tube_entry
+            e = self.log.entry(self.tube_entry - dropped) if self.tube_entry >= 0 else None
             if e is None or e[4] != self.tube or (e[5] == HIDDEN) == self.tube_shown:
                 bad("the tube roll does not match its log entry")
-        elif self.tube_entry is not None:
+        elif self.tube_entry >= 0:
             bad("a log entry for an empty tube")
         if self.face:
-            e = self.char_entry
+            e = self.log.entry(self.char_entry - dropped) if self.char_entry >= 0 else None
             if e is None or e[4] != self.face or e[6] != face_mask(fc) or e[5] != self.mover:
                 bad("the nasty roll does not match its log entry")
-        elif self.char_entry is not None:
+        elif self.char_entry >= 0:
             bad("a log entry for a nasty roll not made")
         prev = d["previous"] if "previous" in d else None
         if prev is not None:
@@ -835,15 +990,17 @@ class Match:
                 if not is_int(x) or not 0 <= x <= PEGS:
                     bad("the previous match is damaged")
             prev = dict(prev)
-            prev["log"] = self._load_log(prev["log"])
+            prev["log"] = self._load_log(prev["log"], prev["log_dropped"], base)
         self.previous = prev
 
-    def _load_log(self, entries):
+    def _load_log(self, entries, dropped, base):
+        """A saved log (lists of 7 or 8 fields) as a Log after ``dropped`` entries; an
+        entry saved before the chain gets its link, the chain starting from ``base``."""
         if not isinstance(entries, list) or len(entries) > LOG_MAX:
             raise ValueError("saved Q*bert match: the log is not a list of at most %d"
                              % LOG_MAX)
-        log = []
-        prev = self.base_link
+        log = Log(dropped, base)
+        prev = base
         for e in entries:
             if not isinstance(e, list) or len(e) not in (7, 8):
                 raise ValueError("saved Q*bert match: bad log entry")
@@ -857,23 +1014,21 @@ class Match:
                     raise ValueError("saved Q*bert match: bad log entry")
             if not 0 <= kind < len(KINDS) or not _entry_fits(e):
                 raise ValueError("saved Q*bert match: log entry out of range")
-            e = list(e)
-            if len(e) == 7:  # saved before the chain: link it now
-                e.append(link(prev, e))
-            prev = e[7]
-            log.append(e)
+            # an entry saved before the chain gets its link now
+            prev = e[7] if len(e) == 8 else link(prev, e)
+            log.add(e, prev)  # (never more than LOG_MAX: nothing is dropped)
         return log
 
     def _entry(self, i, kind):
+        """The number of the entry a saved index names, -1 for none."""
         if not isinstance(i, int) or i is True or i is False or i < 0:
-            return None
+            return -1
         if i >= len(self.log):
             raise ValueError("saved Q*bert match: log entry %d is missing" % i)
-        e = self.log[i]
-        if e[3] != kind:
+        if self.log.entry(i)[3] != kind:
             raise ValueError("saved Q*bert match: log entry %d is not a %s roll"
                              % (i, KINDS[kind]))
-        return e
+        return self.log.dropped + i
 
 
 def _entry_fits(e):
