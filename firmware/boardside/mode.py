@@ -69,6 +69,29 @@ class Mode:
                 return v if v is not None and s.valid(v) else s.default
         return default if v is None else v
 
+    def emit(self, event):
+        """Send an event to the host, tagged with this mode's name."""
+        event["mode"] = self.name
+        self.ctx.emit(event)
+
+    def attempt(self, fn, *args):
+        """A step a player asked for with a button: ``fn(*args)`` returns whether the
+        picture changed. A ModeError refuses it: its text becomes ``message``, shown
+        until ``flash_until`` (``now`` + ``flash_ms``), and goes to the host as a
+        ``refused`` event. For modes that keep ``message``, ``flash_until`` and ``now``."""
+        try:
+            done = fn(*args)
+            if done:
+                self.message = ""
+            return done
+        except ModeError as e:
+            self.message = str(e)
+            self.flash_until = self.now + self.flash_ms
+            self.emit({"event": "refused", "error": self.message})
+            return True
+
+    flash_ms = 700  # how long attempt() shows a refusal
+
     def setting_changed(self, key, value, now_ms):
         """A setting changed (over the protocol or on the settings screen): ``key`` is
         the full key ("qbert.faces", "device.sound"), ``value`` the value now in force.

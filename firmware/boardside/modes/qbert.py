@@ -48,7 +48,6 @@ UNVERIFIED_COLOUR = RED  # a dot both players see: this match cannot be vouched 
 DROP_MS = 500      # the die falling down the tube
 TUMBLE_MS = 400    # the nasty dice and the roll-off die tumbling
 FRAME_MS = 50      # animation frame period
-FLASH_MS = 700     # a refused button shows a red line this long
 CONFIRM_ARM_MS = 1000  # "new match?" takes no A sooner: a double tap must not wipe a match
 
 # The report menu (hold B): characters 0..5 report a fall; the others:
@@ -199,12 +198,6 @@ class QbertMode(Mode):
         return self._out_rule
 
     # -- actions (buttons and protocol share these) --------------------------------------
-    def emit(self, event):
-        emit = getattr(self.ctx, "emit", None)
-        if emit is not None:
-            event["mode"] = self.name
-            emit(event)
-
     def _start_anim(self, kind, ms):
         if self.animate:
             self.anim = kind
@@ -338,7 +331,7 @@ class QbertMode(Mode):
                 if self.b_long:
                     self.b_long = False
                     return False
-                return self._try(self._short_b)
+                return self.attempt(self._short_b)
             return False
         if button == A and kind == RELEASE:
             if self.peeking:
@@ -346,20 +339,8 @@ class QbertMode(Mode):
                 return True
             return False
         if kind == PRESS or (kind == REPEAT and button in (UP, DOWN, LEFT, RIGHT)):
-            return self._try(self._press, button)
+            return self.attempt(self._press, button)
         return False
-
-    def _try(self, fn, *args):
-        try:
-            done = fn(*args)
-            if done:
-                self.message = ""
-            return done
-        except ModeError as e:
-            self.message = str(e)
-            self.flash_until = self.now + FLASH_MS
-            self.emit({"event": "refused", "error": self.message})
-            return True
 
     def _press(self, button):
         v = self.view
@@ -541,7 +522,7 @@ class QbertMode(Mode):
             return False
         self.now = now_ms
         self.animate = True
-        return self._try(self._press, A)
+        return self.attempt(self._press, A)
 
     def busy(self, now_ms):
         return self.anim != "" and now_ms < self.anim_until

@@ -31,7 +31,6 @@ from boardside.qubo import game as qg
 from boardside.saved import Fields
 from boardside.settings import Choice, need_bool, need_int, need_str
 
-FLASH_MS = 700         # a refused button shows the red cross this long
 CONFIRM_ARM_MS = 1000  # "new game?" takes no A sooner: a double tap must not wipe a game
 PREPARE_AFTER_MS = 100  # an undo's frame is out by then: work out the next undo ...
 PREPARE_STEP = 16       # ... replaying this many entries a pass (a few ms on the board)
@@ -150,10 +149,6 @@ class QuboMode(Mode):
             w[2][e[1] - 1] += sign * qubo.points(e[2], e[3], e[4])
 
     # -- actions (buttons and protocol share these) ----------------------------------------
-    def emit(self, event):
-        event["mode"] = self.name
-        self.ctx.emit(event)
-
     def do_start(self):
         g = self.game
         g.rng = self.ctx.rng
@@ -239,23 +234,11 @@ class QuboMode(Mode):
                 if self.b_long:
                     self.b_long = False
                     return False
-                return self._try(self._short_b)
+                return self.attempt(self._short_b)
             return False
         if kind == PRESS or (kind == REPEAT and button in PAD):
-            return self._try(self._press, button)
+            return self.attempt(self._press, button)
         return False
-
-    def _try(self, fn, *args):
-        try:
-            done = fn(*args)
-            if done:
-                self.message = ""
-            return done
-        except ModeError as e:
-            self.message = str(e)
-            self.flash_until = self.now + FLASH_MS
-            self.emit({"event": "refused", "error": self.message})
-            return True
 
     def _short_b(self):
         v = self.view
