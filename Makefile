@@ -13,6 +13,7 @@ help:
 	@echo "make test      install what is needed and run all test layers"
 	@echo "make test-all  the tests plus the long ones (cross-checks, fuzz)"
 	@echo "make fuzz      the long fault-injection and serial fuzz runs"
+	@echo "make lint      ruff's checks of every Python file"
 	@echo "make bench     speed and memory figures (CPython, MicroPython VM, board estimate)"
 	@echo "make docs-images  the README's pictures, made by the simulator (docs/img/)"
 	@echo "make clean     remove the virtual environment and build output"
@@ -33,8 +34,12 @@ $(MPVM_STAMP): $(MPVM)/package.json $(MPVM)/package-lock.json
 	npm ci --prefix $(MPVM) --no-audit --no-fund --loglevel=error
 	@touch $@
 
-test: $(STAMP) $(MPVM_STAMP)
+test: $(STAMP) $(MPVM_STAMP) lint
 	$(BIN)/python -m pytest -m "not slow"
+
+# pyflakes' errors, imports out of place and lines over 99 characters (pyproject.toml)
+lint: $(STAMP)
+	$(BIN)/ruff check firmware host tests bench hardware
 
 test-all: $(STAMP) $(MPVM_STAMP)
 	$(BIN)/python -m pytest

@@ -303,7 +303,8 @@ def test_a_secret_is_written_in_the_pass_after_its_frame(board):
     frames = board.led_frames
     board.press("a").advance(30)
     board.release("a")  # a secret roll: short press
-    board.advance(buttons.MIN_PRESS_MS + 20)  # the release is taken after its minimum, then the wire
+    # the release is taken after its minimum, then the wire
+    board.advance(buttons.MIN_PRESS_MS + 20)
     assert board.led_frames > frames and ("open", "state.tmp") in steps  # writing already
     board.advance(200)  # the flash's erase and programs
     assert renames(steps) == 1

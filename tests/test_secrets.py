@@ -16,10 +16,11 @@ import os
 import pytest
 
 from boardside import savefile
-KEY_FILE = "seal.key"  # boardside.device.KEY_FILE (the device package needs machine)
 from boardside.modes import qbert as qbert_mode
 from boardside.output import gamma_table
 from boardside_host.sim import SimBoard
+
+KEY_FILE = "seal.key"  # boardside.device.KEY_FILE (the device package needs machine)
 
 SWEEP_END_MS = 1500
 SWEEP_STEP_MS = 5

@@ -118,7 +118,8 @@ def test_damaged_header_is_refused_or_unverified():
 
 def test_other_format_version_is_refused_with_the_numbers():
     text = reason(savefile.encode(STATE, savefile.VERSION + 1))
-    assert "version %d" % (savefile.VERSION + 1) in text and "reads 1 to %d" % savefile.VERSION in text
+    assert "version %d" % (savefile.VERSION + 1) in text
+    assert "reads 1 to %d" % savefile.VERSION in text
 
 
 def test_garbage_is_refused():

@@ -41,7 +41,8 @@ CHARACTER_COLOURS = (0x8000FF, 0xFF0000, 0x00FF00, 0x00FFFF, 0xFF00FF, 0x0070FF)
 PLAYER_COLOURS = (0xFFFF00, 0x00B0FF)  # player 1 yellow, player 2 sky blue
 ROLL_COLOUR = WHITE                    # the eight-sided die, once it may be seen
 TUBE_COLOUR = GREY
-PEEK_COLOUR = 0x707000   # dim yellow, at the minimum drive: read at arm's length, not across the table
+# dim yellow, at the minimum drive: read at arm's length, not across the table
+PEEK_COLOUR = 0x707000
 READ_COLOUR = CYAN       # the tube's walls once the hidden roll was read over USB
 UNVERIFIED_COLOUR = RED  # a dot both players see: this match cannot be vouched for
 

@@ -5,7 +5,8 @@
         tests/micropython_vm/board/gc_policy.py /hw.json
 
 Plays dice rolls (a 600 ms tumble, a frame every 60 ms) and Quoridor cursor moves
-(a blinking cursor), then rests in the menu, through the real Device, with the device's gc module wrapped to note the virtual
+(a blinking cursor), then rests in the menu, through the real Device, with the
+device's gc module wrapped to note the virtual
 time of every collection, and the time of every frame pushed to the LEDs.
 Prints one line per check (tests/test_heap_lock.py reads them):
 
