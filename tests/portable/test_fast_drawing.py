@@ -160,8 +160,8 @@ def test_quoridor_board_copied_from_its_cache_is_the_board_drawn_afresh():
 
 
 def test_quoridor_destinations_are_the_legal_pawn_moves():
-    # the hints ask the engine about the twelve nearby squares instead of listing
-    # every legal move: the same squares, in random 2- and 4-player games
+    # the hints ask the engine for the pawn's moves alone instead of listing every
+    # legal move: the same squares, in random 2- and 4-player games
     rng = TinyRng(5)
     for players in (2, 4, 4):
         ctx = Context(None, 16, 16, {})
