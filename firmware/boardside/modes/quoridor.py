@@ -83,6 +83,7 @@ class QuoridorMode(Mode):
         self.last_ms = None
         self.flash = None
         self._preview = None
+        self._fences_of = None  # (the old game goes now, not at the next frame)
         self._warm_due = 0
         self._cursor_to_pawn()
 
@@ -443,12 +444,13 @@ class QuoridorMode(Mode):
             raise ValueError("quoridor: bad player count")
         game = data.get("game")
         self.players = players
+        self._preview = None
+        self._fences_of = None
         if game is None:
             self.game = None
             self.screen = SETUP
             return
         self.game = Quoridor.from_dict(game)
-        self._preview = None
         clock = data.get("clock")
         if clock is not None and (not isinstance(clock, list) or len(clock) != self.game.players
                                   or any(not isinstance(v, int) for v in clock)):
