@@ -670,11 +670,26 @@ def ops_quoridor_mode(rig):
         group = "quoridor " + title
         for op in _press_ops(rig, group, "cursor", snap, "right"):
             yield op
+        step = [m for m in game.legal_moves() if len(m) == 2][0]
+
+        def at_square(mode, sq=step):
+            from boardside.quoridor.notation import FILES, RANKS
+
+            mode.cx = FILES.index(sq[0])
+            mode.cy = RANKS.index(sq[1])
+
+        for op in _press_ops(rig, group, "move the pawn to %s" % step, snap, "a", at_square,
+                             render=False):
+            yield op
 
         def hints(mode):
             mode.hints = True
 
-        for op in _press_ops(rig, group, "legal destinations shown", snap, "b", render=False):
+        def first_hints(mode):
+            mode._destinations_cache = None  # the first B after a move: worked out afresh
+
+        for op in _press_ops(rig, group, "legal destinations shown", snap, "b", first_hints,
+                             render=False):
             yield op
         restore = _restore(rig, snap, hints)
         restore()

@@ -402,3 +402,83 @@ def test_play_and_undo_answer_like_a_fresh_engine(params, ops):
                                  st.booleans()), max_size=120))
 def test_play_and_undo_answer_like_a_fresh_engine_in_long_games(params, ops):
     check_play_and_undo(params, ops)
+
+
+# -- what the engine remembers within a position ---------------------------------------
+
+def outcome(g, move):
+    """play(move) on g: the refusal's code, or every answer of the engine after it."""
+    try:
+        g.play(move)
+    except IllegalMove as exc:
+        return exc.code
+    return answers(g, True)
+
+
+@SETTINGS
+@given(games, st.integers(0, 1 << 20), st.booleans())
+def test_a_fence_checked_before_the_position_changed_is_judged_afresh(params, c, take_back):
+    """play() does not judge rule (5) again for a fence check() has just found legal in
+    the same position (the device checks the fence being aimed at every frame). After
+    any move or take-back in between, the fence is judged as by an engine that never
+    checked it: here after a move that makes it illegal whenever one exists."""
+    players, third, edge, fences, share, choices = params
+    g = play_random(new_game(players, third, edge, fences), choices, share)
+    if g.winner is not None:
+        return
+    legal = g.legal_moves()
+    fence_moves = [m for m in legal if len(m) == 3]
+    if not fence_moves:
+        return
+    f = fence_moves[c % len(fence_moves)]
+    spoilers = []  # moves after which f is refused
+    for m in legal:
+        g.play(m)
+        if not replayed(g).is_legal(f):
+            spoilers.append(m)
+        g.undo()
+    pool = spoilers or legal
+    m = pool[(c >> 8) % len(pool)]
+    if take_back:
+        # checked in the position after m, played where m was taken back and another
+        # move made instead
+        g.play(m)
+        g.is_legal(f)
+        g.undo()
+        g.play(legal[(c >> 4) % len(legal)])
+    else:
+        assert g.is_legal(f)
+        g.play(m)
+    fresh = replayed(g)
+    assert outcome(g, f) == outcome(fresh, f), (g.record(), f)
+
+
+@SETTINGS
+@given(games, st.integers(0, 1 << 20))
+def test_a_fence_checked_first_plays_as_one_never_checked(params, c):
+    players, third, edge, fences, share, choices = params
+    g = play_random(new_game(players, third, edge, fences), choices, share)
+    fence_moves = [m for m in g.legal_moves() if len(m) == 3]
+    if not fence_moves:
+        return
+    f = fence_moves[c % len(fence_moves)]
+    fresh = replayed(g)
+    g.check(f)
+    assert outcome(g, f) == outcome(fresh, f), (g.record(), f)
+    g.undo()
+    assert answers(g, True) == answers(replayed(g), True)
+
+
+@SETTINGS
+@given(games)
+def test_must_pass_and_pawn_targets_agree_with_the_listing(params):
+    players, third, edge, fences, share, choices = params
+    g = new_game(players, third, edge, fences)
+    for c in choices:
+        legal = g.legal_moves()
+        assert g.must_pass() == (legal == ["pass"]), g.record()
+        pawns = sorted(notation.square_xy(m) for m in legal if len(m) == 2)
+        assert g.pawn_targets() == sorted(pawns, key=lambda xy: xy[1] * 9 + xy[0])
+        if g.winner is not None:
+            break
+        play_random(g, [c], share)

@@ -316,8 +316,11 @@ class App:
     # -- input ---------------------------------------------------------------
     def event(self, kind, button, now_ms):
         """One debounced button event."""
-        if self._woken(kind, button, now_ms):
-            return
+        if self.swallowed or self.dimmed:
+            if self._woken(kind, button, now_ms):
+                return
+        else:
+            self.last_input = now_ms  # (what _woken() does for a panel awake)
         if button == MENU:
             if kind == PRESS:
                 if self.settings_screen is not None:

@@ -100,7 +100,8 @@ class ButtonSet:
     def update_released(self, levels, now_ms, sink):
         i = 0
         for b in self.buttons:
-            if not levels[i]:
+            # (an open contact on a button that is up and settled changes nothing)
+            if not levels[i] and (b.down or b.changing):
                 b.update(False, now_ms, sink)
             i += 1
 

@@ -30,6 +30,29 @@ def roll(rng, sides):
             return v + 1
 
 
+def roll_many(rng, sides, count):
+    """``count`` uniform integers in 1..sides from as few draws as will do: each draw
+    of up to 30 bits is cut into groups of bits_for(sides) bits, and a group that
+    falls outside is thrown away, as roll() throws a draw away. The faces a tumble
+    shows come from here: one draw serves several dice."""
+    k = bits_for(sides)
+    if k == 0:
+        return [1] * count
+    groups = 30 // k
+    mask = (1 << k) - 1
+    out = []
+    while len(out) < count:
+        v = rng.getrandbits(groups * k)
+        for _ in range(groups):
+            face = v & mask
+            if face < sides:
+                out.append(face + 1)
+                if len(out) == count:
+                    break
+            v >>= k
+    return out
+
+
 def pick(rng, items):
     """A uniformly chosen element of a non-empty sequence."""
     return items[roll(rng, len(items)) - 1]

@@ -12,9 +12,13 @@ port the device runs on) the per-byte work is done by FrameBuffer.blit with a
 palette, which looks every source pixel up in the palette in C: once with the
 gamma table as palette (gamma and brightness), once with the corrected frame as
 palette and a table of canvas positions as source (LED order and colour order).
-Only the current estimate stays in bytecode, two 16-bit lanes per step. Without
-framebuf (CPython: the simulator, the host tools) the plain loop does the same.
-Both write the same bytes; the same frame allocates nothing either way.
+The current estimate is a sum in bytecode (two 16-bit lanes per step), and most
+frames skip it: a lit channel drives at most ``lut[255]``, so when the canvas's
+lit channels (its bytes that are not 0, counted by ``bytearray.count`` in C) times
+that stay within the budget, the frame cannot need limiting, and its exact sum is
+only worked out if someone asks (``last_drive_sum``). Without framebuf (CPython:
+the simulator, the host tools) the plain loop does the same. Both write the same
+bytes; the same frame allocates nothing either way.
 """
 
 from array import array
@@ -57,22 +61,31 @@ class FrameOutput:
         self.offsets = ORDER_OFFSETS[hw.color_order]
         # the blit path (see the module notes); None: the plain loop
         self.fast = _Blitter(index_table, self.offsets) if fast and framebuf else None
-        self.set_brightness(hw.brightness if brightness is None else brightness)
         n = hw.led_count
         self.idle_ma = hw.idle_ma_per_led * n
         # The limit in "sum of channel drive values" units, precomputed so each
         # frame needs only integer arithmetic.
         self.max_drive_sum = int((hw.budget_ma - self.idle_ma) * 255 / hw.ma_per_channel)
-        self.last_drive_sum = 0
+        self._drive_sum = 0    # of the last frame; None: not worked out (last_drive_sum)
         self.last_scale = 256  # /256: 256 means not limited
+        self.set_brightness(hw.brightness if brightness is None else brightness)
 
     def set_brightness(self, brightness):
         if not 0 < brightness <= 1:
             raise ValueError("brightness must be in (0, 1]")
         self.brightness = brightness
         self.lut = gamma_table(brightness)
+        # this many lit channels at full drive stay within the budget (see write())
+        self.safe_lit = self.max_drive_sum // self.lut[255]
         if self.fast is not None:
             self.fast.set_lut(self.lut)
+
+    @property
+    def last_drive_sum(self):
+        """The sum of the LED drive values of the last frame written, after limiting."""
+        if self._drive_sum is None:
+            self._drive_sum = self.fast.total()
+        return self._drive_sum
 
     def estimate_ma(self, drive_sum=None):
         """Estimated current of the last frame written (or of a given drive sum)."""
@@ -84,15 +97,23 @@ class FrameOutput:
         fast = self.fast
         if fast is None:
             return self.write_plain(canvas, out)
-        total = fast.write(canvas.buf, out)
-        self.last_drive_sum = total
-        scale = 256
+        src = canvas.buf
+        fast.write(src, out)
+        self.last_scale = 256
+        # Every lit channel (a canvas byte not 0) drives at most lut[255], a dark one
+        # 0: if that many at full drive stay within the budget, this frame does, and
+        # its sum waits until asked for (the corrected frame stays in fast.drive).
+        if _COUNT and len(src) - src.count(b"\x00") <= self.safe_lit:
+            self._drive_sum = None
+            return 256
+        total = fast.total()
+        self._drive_sum = total
         if total > self.max_drive_sum:
             scale = self.max_drive_sum * 256 // total
             fast.scale(out, scale)
-            self.last_drive_sum = total * scale >> 8
-        self.last_scale = scale
-        return scale
+            self._drive_sum = total * scale >> 8
+            self.last_scale = scale
+        return self.last_scale
 
     def write_plain(self, canvas, out):
         """write() in plain bytecode: the reference the blit path must match."""
@@ -112,17 +133,20 @@ class FrameOutput:
             out[j + o2] = b
             total += r + g + b
             i += 3
-        self.last_drive_sum = total
+        self._drive_sum = total
         scale = 256
         if total > self.max_drive_sum:
             scale = self.max_drive_sum * 256 // total
             for k in range(len(out)):
                 out[k] = (out[k] * scale) >> 8
-            self.last_drive_sum = total * scale >> 8
+            self._drive_sum = total * scale >> 8
         self.last_scale = scale
         return scale
 
 
+# bytearray.count is C where bytearray has str's methods (MicroPython 1.27 builds); a
+# port built without them sums every frame instead
+_COUNT = hasattr(bytearray, "count")
 LANE_WORDS = 64  # 64 words of two 8-bit values in 16-bit lanes sum below 2**30: a small int
 
 
@@ -163,7 +187,7 @@ class _Blitter:
         self.scaled_for = -1
 
     def write(self, src, out):
-        """Corrected and mapped frame into out; returns its drive sum."""
+        """Corrected and mapped frame into out (its drive sum: total())."""
         if src is not self.src:  # a new canvas or LED buffer: once, not per frame
             self.src = src
             self.src_fb = framebuf.FrameBuffer(src, self.m, 1, framebuf.GS8)
@@ -172,6 +196,9 @@ class _Blitter:
             self.out_fb = framebuf.FrameBuffer(out, self.m, 1, framebuf.GS8)
         self.drive_fb.blit(self.src_fb, 0, 0, -1, self.lut_fb)   # drive[k] = lut[src[k]]
         self.out_fb.blit(self.perm_fb, 0, 0, -1, self.drive_fb)  # out[j] = drive[perm[j]]
+
+    def total(self):
+        """The drive sum of the frame last written, before limiting."""
         total = 0
         for lane in self.lanes:
             s = 0

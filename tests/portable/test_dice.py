@@ -113,3 +113,36 @@ def test_pick_rejects_like_roll():
 
 def test_pick_from_nothing_is_an_error():
     raises(ValueError, dice.pick, ScriptedRng([]), [])
+
+
+def test_roll_many_cuts_one_draw_into_the_faces_of_several_dice():
+    # d6: 3 bits a group, 10 groups in 30 bits, the lowest group first; 7 and 6 fall
+    # outside 0..5 and are thrown away as roll() throws a draw away
+    draw = 5 | 7 << 3 | 0 << 6 | 6 << 9 | 2 << 12 | 4 << 15
+    rng = ScriptedRng([draw])
+    assert dice.roll_many(rng, 6, 4) == [6, 1, 3, 5]
+    assert rng.asked == [30], rng.asked
+    # d20: 5 bits a group, 6 groups in 30 bits; more dice than one draw covers
+    rng = ScriptedRng([19 | 20 << 5 | 31 << 10 | 0 << 15 | 25 << 20 | 3 << 25, 7])
+    assert dice.roll_many(rng, 20, 4) == [20, 1, 4, 8]
+    assert rng.asked == [30, 30], rng.asked
+
+
+def test_roll_many_of_every_standard_die_is_flat():
+    # Pearson's chi-square, p = 0.001, for 600 faces each: the groups thrown away
+    # and the order of the faces leave every face the same chance
+    limits = {4: 16.3, 6: 20.5, 8: 24.3, 10: 27.9, 12: 31.3, 20: 43.8}
+    rng = TinyRng(77)
+    for sides in dice.STANDARD:
+        counts = [0] * sides
+        for _ in range(150 * sides):
+            for face in dice.roll_many(rng, sides, 4):
+                counts[face - 1] += 1
+        assert chi_square(counts, 600) < limits[sides], (sides, counts)
+
+
+def test_roll_many_gives_as_many_faces_as_asked():
+    for sides in (1, 2, 3, 6, 20, 100):
+        for count in range(6):
+            faces = dice.roll_many(TinyRng(sides * 10 + count), sides, count)
+            assert len(faces) == count and all(1 <= f <= sides for f in faces), faces

@@ -105,6 +105,62 @@ def test_fast_output_writes_the_same_bytes_as_the_plain_loop():
             assert fast.estimate_ma() <= budget or fast.last_scale == 0
 
 
+def test_the_limiters_shortcut_never_passes_a_frame_over_the_budget():
+    # A frame whose lit channels, all at full drive, would stay within the budget
+    # skips the exact sum; one more lit channel and the sum decides. Right at that
+    # edge, with every lit channel at full drive (the most a frame of that many can
+    # draw), the fast path limits exactly when the plain loop does, to the same bytes.
+    hw = hardware.load(HW % ("GRB", 16, 16, "serpentine", 0, 2000, "0.25"))
+    table = gridmap.build(hw)
+    fast = FrameOutput(hw, table)
+    plain = FrameOutput(hw, table, fast=False)
+    edge = fast.safe_lit
+    assert edge * fast.lut[255] <= fast.max_drive_sum < (edge + 1) * fast.lut[255]
+    canvas = Canvas(hw.width, hw.height)
+    a = bytearray(hw.led_count * 3)
+    b = bytearray(hw.led_count * 3)
+    for lit, value in ((edge, 255), (edge + 1, 255), (edge + 1, 40), (0, 0)):
+        canvas.clear()
+        for i in range(lit):
+            canvas.buf[i] = value
+        assert len(canvas.buf) - canvas.buf.count(b"\x00") == lit
+        scale = fast.write(canvas, a)
+        assert scale == plain.write(canvas, b), (lit, value)
+        assert (scale < 256) == (lit > edge and value == 255), (lit, value, scale)
+        assert a == b, (lit, value)
+        assert fast.last_drive_sum == plain.last_drive_sum, (lit, value)
+
+
+def test_the_limiter_without_bytearray_count_writes_the_same_frames():
+    # a port built without bytearray's str methods sums every frame: same bytes
+    from boardside import output
+
+    hw = hardware.load(HW % ("GRB", 16, 16, "serpentine", 0, 600, "0.25"))
+    table = gridmap.build(hw)
+    canvas = Canvas(hw.width, hw.height)
+    frames = []
+    had = output._COUNT
+    try:
+        for count in (True, False):
+            output._COUNT = count
+            out = FrameOutput(hw, table)
+            rng = TinyRng(7)
+            made = []
+            for trial in range(24):
+                for i in range(len(canvas.buf)):
+                    lit = rng.getrandbits(5) < trial + 1  # dark frames to bright ones
+                    canvas.buf[i] = rng.getrandbits(8) if lit else 0
+                buf = bytearray(hw.led_count * 3)
+                scale = out.write(canvas, buf)
+                made.append((bytes(buf), scale, out.last_drive_sum))
+            frames.append(made)
+    finally:
+        output._COUNT = had
+    assert frames[0] == frames[1]
+    assert any(f[1] < 256 for f in frames[0])  # the limiter was in play
+    assert any(f[1] == 256 for f in frames[0])
+
+
 def test_quoridor_board_copied_from_its_cache_is_the_board_drawn_afresh():
     def mode():
         ctx = Context(None, 16, 16, {})
@@ -134,8 +190,8 @@ def test_quoridor_board_copied_from_its_cache_is_the_board_drawn_afresh():
 
 
 def test_quoridor_destinations_are_the_legal_pawn_moves():
-    # the hints ask the engine about the twelve nearby squares instead of listing
-    # every legal move: the same squares, in random 2- and 4-player games
+    # the hints ask the engine for the pawn's moves alone instead of listing every
+    # legal move: the same squares, in random 2- and 4-player games
     rng = TinyRng(5)
     for players in (2, 4, 4):
         ctx = Context(None, 16, 16, {})

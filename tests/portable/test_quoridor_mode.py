@@ -136,3 +136,22 @@ def test_record_action_exports_the_players_and_house_rules():
     back = Quoridor.from_record(reply["record"])
     assert back.players == 4 and back.settings == m.game.settings
     assert back.history == m.game.history
+
+
+def test_the_fence_preview_is_judged_again_after_a_take_back():
+    from boardside.canvas import RED
+
+    m = make()
+    m.command("new", {"players": 2}, 0)
+    m.command("move", {"move": "e2"}, 0)
+    c = Canvas(17, 17)
+    m.handle("press", "a", 0)  # player 2 aims e8h (from their pawn): legal
+    assert m.describe()["entry"] == "e8h"
+    m.render(c, 0)
+    m.handle("long", "b", 0)  # back to pawn entry
+    m.handle("long", "b", 0)  # and the last move taken back
+    m.command("move", {"move": "e8h"}, 0)  # player 1 places that very fence instead
+    m.handle("press", "a", 0)  # player 2 aims e8h again, as many moves into the game
+    assert m.describe()["entry"] == "e8h"
+    m.render(c, 0)  # the cursor's dark phase: only a refused fence shows, in red
+    assert [c.get(x, 1) for x in (8, 9, 10)] == [RED] * 3

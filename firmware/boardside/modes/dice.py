@@ -20,6 +20,9 @@ ROLL_MS = 600      # the tumble before the result shows
 TUMBLE_STEP_MS = 60
 MAX_DICE = 4
 DIE_COLOURS = (CYAN, YELLOW, ORANGE, RED)
+# worked out once, not for every die of every frame
+TUMBLE_COLOURS = tuple(scale(c, 1, 3) for c in DIE_COLOURS)
+PIPS = tuple("pips%d" % v for v in range(1, 7))  # the d6 faces' icons
 READ_COLOUR = CYAN  # the locks once a secret roll was read over USB
 READS_KEPT = 16     # the newest reads over USB, with their times
 
@@ -143,9 +146,10 @@ class DiceMode(Mode):
         return False
 
     def _tumble_faces(self):
-        # Tumble faces come from the RNG too, but never reveal the result. Not in
-        # tick(): a comprehension using self would make tick allocate on every call.
-        return [dice.roll(self.ctx.rng, self.sides) for _ in range(self.count)]
+        # Tumble faces come from the RNG too (fresh draws: they never reveal the
+        # result), several dice from one draw. Not in tick(): a comprehension using
+        # self would make tick allocate on every call.
+        return dice.roll_many(self.ctx.rng, self.sides, self.count)
 
     def command(self, action, args, now_ms):
         if action == "roll":
@@ -203,11 +207,10 @@ class DiceMode(Mode):
         faces = self.tumble if rolling else self.results
         hidden = self.secret and not self.peeking and not self.revealed and not rolling
         cells = self._cells(w, h)
+        colours = TUMBLE_COLOURS if rolling else DIE_COLOURS
         for k in range(self.count):
             x, y, cw, ch = cells[k]
-            colour = DIE_COLOURS[k % len(DIE_COLOURS)]
-            if rolling:
-                colour = scale(colour, 1, 3)
+            colour = colours[k % len(colours)]
             if hidden:
                 canvas.icon(x + (cw - 5) // 2, y + (ch - 5) // 2, "lock",
                             READ_COLOUR if self.read else GREY)
@@ -225,7 +228,7 @@ class DiceMode(Mode):
 
     def _face(self, canvas, x, y, cw, ch, value, colour):
         if self.sides == 6:
-            canvas.icon(x + (cw - 5) // 2, y + (ch - 5) // 2, "pips%d" % value, colour)
+            canvas.icon(x + (cw - 5) // 2, y + (ch - 5) // 2, PIPS[value - 1], colour)
             return
         s = str(value)
         tw = canvas.text_width(s)

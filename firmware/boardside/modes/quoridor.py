@@ -18,8 +18,8 @@ Buttons (see docs/quoridor.md):
 from boardside.canvas import DIM, GREY, RED, WHITE
 from boardside.events import A, B, DOWN, LEFT, LONG, PRESS, RELEASE, REPEAT, RIGHT, UP
 from boardside.mode import Mode, ModeError
-from boardside.modes.quoridor_board import (BLINK_MS, FLASH_MS, BoardImage, draw_fence, fence,
-                                            render_reason, square, window)
+from boardside.modes.quoridor_board import (BLINK_MS, FLASH_MS, SIZE, BoardImage, draw_fence,
+                                            fence, render_reason, square, window)
 # the board's colours and the reasons' icons are shared with the PAC-MAN variant
 from boardside.modes.quoridor_board import AMBER, REASONS, SQUARE_COLOUR  # noqa: F401
 from boardside.quoridor import IllegalMove, Quoridor
@@ -34,9 +34,6 @@ HINT_COLOUR = GREY          # legal destinations: brighter than a square in any 
 WARM_AFTER_MS = 100  # a move's frame is out by then: warm the path caches
 
 SETUP, PAWN, FENCE, OVER = "setup", "pawn", "fence", "over"
-# Where a pawn can go: a step, a straight jump, a diagonal side-step.
-NEAR = tuple((dx, dy) for dx in range(-2, 3) for dy in range(-2, 3)
-             if 0 < abs(dx) + abs(dy) <= 2)
 # built once: tick() runs every main-loop pass and must not allocate
 CLOCK_RUNS = (PAWN, FENCE)
 BLINKS = (PAWN, FENCE, OVER)
@@ -85,6 +82,8 @@ class QuoridorMode(Mode):
         self.clock = [clock_s * 1000] * players if clock_s else None
         self.last_ms = None
         self.flash = None
+        self._preview = None
+        self._fences_of = None  # (the old game goes now, not at the next frame)
         self._warm_due = 0
         self._cursor_to_pawn()
 
@@ -105,7 +104,7 @@ class QuoridorMode(Mode):
         self.flash = None
         self.hints = False
         self._warm_due = now_ms + WARM_AFTER_MS
-        self.ctx.emit({"event": "move", "mode": self.name, "move": self.game.history[-1],
+        self.ctx.emit({"event": "move", "mode": self.name, "move": self.game.last_move,
                        "player": (self.game.turn - 1) % self.players + 1})
         if self.game.winner is not None:
             self.screen = OVER
@@ -118,6 +117,7 @@ class QuoridorMode(Mode):
     def undo(self):
         if self.game is None or self.game.undo() is None:
             raise ModeError("nothing to undo")
+        self._preview = None  # the next move makes another position of the same length
         self.screen = PAWN
         self.flash = None
         self._warm_due = 0
@@ -157,7 +157,7 @@ class QuoridorMode(Mode):
             return False
         if self.screen == PAWN:
             if button == A:
-                if self.game.legal_moves() == ["pass"]:
+                if self.game.must_pass():
                     # boxed in with no fences left: the only move is to pass
                     self.play("pass", now_ms)
                     return True
@@ -293,31 +293,36 @@ class QuoridorMode(Mode):
         return window(w, h, 2 * self.cx, 2 * (8 - self.cy))
 
     def render(self, canvas, now_ms):
-        canvas.clear()
-        if self.screen == SETUP:
-            self._render_setup(canvas)
-            return
-        if self.status:
-            self._render_status(canvas)
+        w, h = canvas.width, canvas.height
+        if self.screen == SETUP or self.status:
+            canvas.clear()
+            if self.status:
+                self._render_status(canvas)
+            else:
+                self._render_setup(canvas)
             return
         g = self.game
-        ox, oy = self._window(canvas.width, canvas.height)
+        ox, oy = self._window(w, h)
+        if ox > 0 or oy > 0 or ox + SIZE < w or oy + SIZE < h:
+            canvas.clear()  # (else the board covers the canvas, every pixel of it)
         blink = (now_ms // BLINK_MS) & 1
         self._board(canvas, ox, oy)
         if self.hints and self.screen == PAWN:
             for x, y in self._destinations():
                 canvas.pixel(ox + 2 * x, oy + 2 * (8 - y), HINT_COLOUR)
+        on_pawn = False
         for p in range(g.players):
             x, y = g.pawn_xy(p)
+            if x == self.cx and y == self.cy:
+                on_pawn = True
             c = PLAYER_COLOURS[p]
             if self.screen == OVER and p == g.winner and blink:
                 c = WHITE
             canvas.pixel(ox + 2 * x, oy + 2 * (8 - y), c)
         turn_colour = PLAYER_COLOURS[g.turn]
         if self.screen == PAWN and blink:
-            canvas.pixel(ox + 2 * self.cx, oy + 2 * (8 - self.cy), turn_colour)
-            if (self.cx, self.cy) in [g.pawn_xy(p) for p in range(g.players)]:
-                canvas.pixel(ox + 2 * self.cx, oy + 2 * (8 - self.cy), WHITE)
+            canvas.pixel(ox + 2 * self.cx, oy + 2 * (8 - self.cy),
+                         WHITE if on_pawn else turn_colour)
         elif self.screen == FENCE:
             ok = self._preview_legal()
             c = turn_colour if ok else RED
@@ -330,27 +335,28 @@ class QuoridorMode(Mode):
         image = self._image
         if image is None:
             image = self._image = BoardImage(FENCE_COLOUR)
-        image.draw(canvas, ox, oy, self.game.fences)
+        g = self.game
+        if self._fences_of is not g or self._fences_at != g.fences_changed:
+            # the same list while the fences stay: the image is copied as it is
+            self._fences = g.fences
+            self._fences_of = g
+            self._fences_at = g.fences_changed
+        image.draw(canvas, ox, oy, self._fences)
 
     _image = None
+    _fences = _fences_of = None
+    _fences_at = -1
 
     def _destinations(self):
-        """The squares the pawn to move may go to, once per position. Only squares
-        at most two steps away can be (a step, a jump, a side-step), so asking the
-        engine about those twelve is far less work than listing every legal move,
-        fences included (docs/performance.md)."""
+        """The squares the pawn to move may go to, once per position: the engine's
+        pawn moves alone, far less work than listing every legal move, fences
+        included (docs/performance.md)."""
         g = self.game
         key = (g.turn, g.positions, g.fences)
         cache = self._destinations_cache
         if cache is not None and cache[0] == key:
             return cache[1]
-        px, py = g.pawn_xy(g.turn)
-        found = []
-        for dx, dy in NEAR:
-            x = px + dx
-            y = py + dy
-            if 0 <= x < 9 and 0 <= y < 9 and g.is_legal(square(x, y)):
-                found.append((x, y))
+        found = g.pawn_targets()
         self._destinations_cache = (key, found)
         return found
 
@@ -358,7 +364,7 @@ class QuoridorMode(Mode):
 
     def _preview_legal(self):
         move = fence(self.fx, self.fy, self.fv)
-        n = len(self.game.history)
+        n = self.game.moves_played
         p = self._preview
         if p is None or p[0] != move or p[1] != n:
             self._preview = p = (move, n, self.game.is_legal(move))
@@ -438,6 +444,8 @@ class QuoridorMode(Mode):
             raise ValueError("quoridor: bad player count")
         game = data.get("game")
         self.players = players
+        self._preview = None
+        self._fences_of = None
         if game is None:
             self.game = None
             self.screen = SETUP

@@ -97,6 +97,9 @@ _CI1, _CM1, _CI2, _CM2 = _fence_tables()
 # at the top right of square (x, y)); every point on the board edge is 64. A fence
 # joins its two ends and its middle, which is the point numbered like its anchor.
 _EDGE = 64
+# bytearray's str methods (replace, count) are C on MicroPython 1.27 builds; a port
+# built without them takes the bytecode loop instead
+_REPLACE = hasattr(bytearray, "replace")
 _END1 = bytes([_EDGE if a % 8 == 0 else a - 1 for a in range(64)]
               + [_EDGE if a < 8 else a - 8 for a in range(64)])
 _END2 = bytes([_EDGE if a % 8 == 7 else a + 1 for a in range(64)]
@@ -389,6 +392,9 @@ class Quoridor:
         self._treebuf = ([0] * 65, [0] * 65, [0] * 65, bytearray(b"\xff" * 65))
         self._pending = []
         self._fixed = []  # fences placed at setup (place_fixed): reset() keeps them
+        # counts every change of the fences on the board (placed, taken back, reset):
+        # a cheap key for what is drawn of them
+        self.fences_changed = 0
         self.reset()
 
     def reset(self):
@@ -418,11 +424,14 @@ class Quoridor:
         self._regions = 1  # regions of the board: 1 + loops of walls closed so far
         self._treeinfo = None  # see _tree()
         self._placed = []    # fence indices in the order they were placed
+        self.fences_changed += 1
         self._history = []
         self._undo = []
         self._cert = [None] * n
         self._dist = [-1] * n
         self._legal = None
+        self._checked = -1  # a fence check() found legal in this very position, or -1
+        self._turn_targets = None  # _targets() of the player to move, once asked for
         self.turn = 0
         self.winner = None
         for i in self._fixed:
@@ -446,6 +455,17 @@ class Quoridor:
     @property
     def history(self):
         return list(self._history)
+
+    @property
+    def last_move(self):
+        """The last move played (None before the first): history[-1] without copying
+        the whole history, for a device that shows each move."""
+        return self._history[-1] if self._history else None
+
+    @property
+    def moves_played(self):
+        """len(history), without copying it."""
+        return len(self._history)
 
     @property
     def settings(self):
@@ -538,6 +558,7 @@ class Quoridor:
         M[_CI2[i]] &= ~_CM2[i]
         self._add_wall(i)
         self._placed.append(i)
+        self.fences_changed += 1
         self._available()
         # paths and regions are worked out again when next needed
         n = self.players
@@ -546,6 +567,8 @@ class Quoridor:
         self._reg = [None] * n
         self._treeinfo = None
         self._legal = None
+        self._checked = -1
+        self._turn_targets = None
 
     # -- moves ----------------------------------------------------------------
     def legal_moves(self):
@@ -553,13 +576,28 @@ class Quoridor:
         if self.winner is not None:
             return []
         if self._legal is None:
-            out = [SQUARES[s] for s in self._targets(self.turn)]
+            out = [SQUARES[s] for s in self._targets_now()]
             self._legal_fences(out)
             if not out:
                 # a pawn boxed in by pawns, with no fence to place: it passes
                 out.append("pass")
             self._legal = out
         return list(self._legal)
+
+    def pawn_targets(self):
+        """The squares the pawn to move may go to, as (file, rank) counted from 0: the
+        pawn moves of legal_moves(), without judging a single fence."""
+        if self.winner is not None:
+            return []
+        return [(s % 9, s // 9) for s in self._targets_now()]
+
+    def must_pass(self):
+        """Whether the only legal move is "pass" (legal_moves() == ["pass"]): a pawn
+        boxed in by pawns, with no fence it may place. Without listing every fence when
+        the pawn can move, which is nearly always."""
+        if self.winner is not None or self._targets_now():
+            return False
+        return self.legal_moves() == ["pass"]
 
     def is_legal(self, move):
         try:
@@ -576,6 +614,7 @@ class Quoridor:
         elif code >= FENCE:
             i = code - FENCE
             self._check_fence(i >> 6, i & 7, (i & 63) >> 3, i & 63, False, move)
+            self._checked = i  # play() need not judge it again (rule 5) in this position
         else:
             self._check_pawn(code, move)
         return code
@@ -591,13 +630,20 @@ class Quoridor:
             i = code - FENCE
             o = i >> 6
             a = i & 63
-            self._check_fence(o, a & 7, a >> 3, a, True, move)
+            if i == self._checked:
+                # check() found it legal in this very position (the device's preview of
+                # the fence being aimed): only note whose certificates it breaks
+                self._note_cuts(o, a & 7, a >> 3)
+            else:
+                self._check_fence(o, a & 7, a >> 3, a, True, move)
             self._place(i)
         else:
             self._check_pawn(code, move)
             self._step(code)
         self._history.append(notation.name(code))
         self._legal = None
+        self._checked = -1
+        self._turn_targets = None
 
     def undo(self):
         """Take back the last move; returns it, or None at the start."""
@@ -607,6 +653,8 @@ class Quoridor:
         move = self._history.pop()
         self.winner = None
         self._legal = None
+        self._checked = -1
+        self._turn_targets = None
         p = rec[1]
         self.turn = p
         if rec[0] == 2:
@@ -618,6 +666,7 @@ class Quoridor:
         else:
             i = rec[2]
             self._placed.pop()
+            self.fences_changed += 1
             self._left[p] += 1
             o = i >> 6
             a = i & 63
@@ -706,7 +755,7 @@ class Quoridor:
         return code
 
     def _check_pass(self, move):
-        if self.legal_moves() != ["pass"]:
+        if not self.must_pass():
             raise IllegalMove("you may only pass when you have no legal move", "pass", move)
 
     def _who(self, p):
@@ -761,18 +810,22 @@ class Quoridor:
         With keep, note whose certificate it breaks, for _place()."""
         i = (o << 6) | a
         seg = _closes(self._comp, i)
-        cert = self._cert
         if keep:
-            pending = self._pending
-            del pending[:]
-            for p in range(self.players):
-                c = cert[p]
-                if c is None or _cut(c, o, x, y):
-                    pending.append(p)
+            self._note_cuts(o, x, y)
         if seg < 0:
             # no new loop of walls: every region stays in one piece
             return -1
         return self._splits(o, x, y, i, seg)
+
+    def _note_cuts(self, o, x, y):
+        """For _place(): the players whose certificate fence (o, x, y) breaks."""
+        cert = self._cert
+        pending = self._pending
+        del pending[:]
+        for p in range(self.players):
+            c = cert[p]
+            if c is None or _cut(c, o, x, y):
+                pending.append(p)
 
     def _splits(self, o, x, y, i, seg):
         """The first player cut off by the loop(s) that fence i closes, or -1."""
@@ -986,8 +1039,21 @@ class Quoridor:
         self._reg = [None] * self.players
         self._treeinfo = None
         self._placed.append(i)
+        self.fences_changed += 1
         self._left[p] -= 1
-        self._available()
+        # the anchors the new fence overlaps or crosses (what _available() would
+        # find again for every fence placed)
+        if o == 0:
+            self._avh[y] &= ~((7 << x) >> 1)
+            self._avv[y] &= ~(1 << x)
+        else:
+            avv = self._avv
+            avv[y] &= ~(1 << x)
+            if y > 0:
+                avv[y - 1] &= ~(1 << x)
+            if y < 7:
+                avv[y + 1] &= ~(1 << x)
+            self._avh[y] &= ~(1 << x)
         self.turn = (p + 1) % self.players
 
     def _add_wall(self, i):
@@ -1003,9 +1069,13 @@ class Quoridor:
         m = comp[a]
         for other in (comp[e1], comp[e2]):
             if other != m:
-                for k in range(65):
-                    if comp[k] == other:
-                        comp[k] = m
+                if _REPLACE:  # relabel the group: one pass in C, not 65 steps of bytecode
+                    comp = comp.replace(bytes((other,)), bytes((m,)))
+                else:
+                    for k in range(65):
+                        if comp[k] == other:
+                            comp[k] = m
+        self._comp = comp
         d = 1 if i < 64 else 0  # from the first end to the middle: right or up
         self._join(e1, a, d)
         self._join(a, e2, d)
@@ -1138,6 +1208,14 @@ class Quoridor:
             return y > 0 and not (self._hw[y - 1] >> x) & 1
         return x > 0 and not (self._vw[y] >> (x - 1)) & 1
 
+    def _targets_now(self):
+        """_targets() of the player to move, worked out once per position (kept until
+        the next move, take-back or fixed fence): never changed in place."""
+        t = self._turn_targets
+        if t is None:
+            t = self._turn_targets = self._targets(self.turn)
+        return t
+
     def _targets(self, p):
         """Every square the pawn of player p may move to, sorted."""
         x = self._px[p]
@@ -1177,7 +1255,7 @@ class Quoridor:
 
     def _check_pawn(self, s, move):
         p = self.turn
-        if s in self._targets(p):
+        if s in self._targets_now():
             return
         code, why = self._pawn_refusal(p, s)
         raise IllegalMove(why, code, move)
