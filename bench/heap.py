@@ -201,7 +201,8 @@ class Pause:
         pause = max(0.0, mid(self.times[True]) - mid(self.times[False]))
         ref = mid(self.refs)
         title, used = self.cases[self.case]
-        emit({"group": "gc", "name": "gc.collect(), every mode played (the last loaded), %s" % title,
+        emit({"group": "gc",
+              "name": "gc.collect(), every mode played (the last loaded), %s" % title,
               "us": pause, "ref_us": ref,
               "ru": pause / ref, "board_ms": pause / ref * RP2040_MS_PER_RU, "alloc": None,
               "budget": None, "live": self.live, "garbage": used - self.live,
