@@ -388,3 +388,27 @@ def test_log_entries_come_back_exactly_as_saved_whatever_their_numbers():
     tube = other.to_dict()["log"][2 + len(odd)]
     assert tube == [2 ** 21, 1, 1, mt.TUBE, 6, mt.SHOWN, -1, log[2 + len(odd)][7]]
     assert other.public_upto() == len(log)
+
+
+def test_reads_never_push_the_hidden_roll_out_of_the_log():
+    # every USB read of the roll under the tube is logged; once the log holds nothing
+    # older than the roll, another read (or a setting changed) is refused, so the save
+    # still holds the roll's entry and restores
+    m = started([5])
+    m.drop()
+    reads = 0
+    while True:
+        try:
+            m.read_hidden(reads)
+        except ModeError as e:
+            assert "lift the tube" in str(e)
+            break
+        reads += 1
+        assert reads < 2 * mt.LOG_MAX
+    assert m.log.dropped == m.tube_entry and len(m.log) == mt.LOG_MAX
+    before = m.to_dict()
+    raises(ModeError, m.setting_changed, "out_rule", "lose_turn")
+    assert m.to_dict() == before  # refused: nothing changed
+    back = Match(ScriptedRng([]))
+    back.from_dict(json.loads(json.dumps(before)))
+    assert back.hidden_roll() == m.hidden_roll() and back.tube_reads == reads

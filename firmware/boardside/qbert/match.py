@@ -381,13 +381,23 @@ class Match:
         computer): logged with its time, and counted so the tube shows it."""
         if not self.hidden_roll():
             raise ModeError("no hidden roll to read")
+        self._need_room("read the hidden roll again")
         self.tube_reads += 1
         self._log(READ, seconds, how)
         return self.tube
 
+    def _need_room(self, what):
+        """An entry must not push the hidden roll's own entry out of the log: the roll
+        could then not be checked at a restore (the save would not fit)."""
+        if (self.hidden_roll() and self.tube_entry == self.log.dropped
+                and len(self.log) >= LOG_MAX):
+            raise ModeError("the roll log is full since this roll was dropped: lift the "
+                            "tube before you %s" % what)
+
     def setting_changed(self, key, value):
         """A setting changed while the match is played: it goes into the log."""
         if self.in_progress():
+            self._need_room("change a setting")
             text = "%s=%s" % (key, "default" if value is None else value)
             self._log(SETTING, 0, 0, text[:60])
 
