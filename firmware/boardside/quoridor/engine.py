@@ -538,14 +538,9 @@ class Quoridor:
         """The fences placed by place_fixed(), in order."""
         return [FENCES[i] for i in self._fixed]
 
-    def _fix(self, i, fence):
-        o = i >> 6
-        a = i & 63
-        x = a & 7
-        y = a >> 3
-        # (4) as for a fence in play: no overlap, no crossing
-        if not ((self._avv if o else self._avh)[y] >> x) & 1:
-            self._refuse_fence(o, x, y, a, fence)
+    def _wall_in(self, i, o, x, y):
+        """Fence ``i`` (orientation o, anchor x, y) into the walls, the move masks and
+        the wall groups: what a fixed fence and one played have in common."""
         if o == 0:
             self._ha[y] |= 1 << x
             self._hw[y] |= 3 << x
@@ -557,6 +552,16 @@ class Quoridor:
         M[_CI1[i]] &= ~_CM1[i]
         M[_CI2[i]] &= ~_CM2[i]
         self._add_wall(i)
+
+    def _fix(self, i, fence):
+        o = i >> 6
+        a = i & 63
+        x = a & 7
+        y = a >> 3
+        # (4) as for a fence in play: no overlap, no crossing
+        if not ((self._avv if o else self._avh)[y] >> x) & 1:
+            self._refuse_fence(o, x, y, a, fence)
+        self._wall_in(i, o, x, y)
         self._placed.append(i)
         self.fences_changed += 1
         self._available()
@@ -1021,17 +1026,7 @@ class Quoridor:
         y = a >> 3
         # certificates are never changed in place: keeping the lists is enough
         self._undo.append((1, p, i, list(self._cert), list(self._dist)))
-        if o == 0:
-            self._ha[y] |= 1 << x
-            self._hw[y] |= 3 << x
-        else:
-            self._va[y] |= 1 << x
-            self._vw[y] |= 1 << x
-            self._vw[y + 1] |= 1 << x
-        M = self._M
-        M[_CI1[i]] &= ~_CM1[i]
-        M[_CI2[i]] &= ~_CM2[i]
-        self._add_wall(i)
+        self._wall_in(i, o, x, y)
         for q in self._pending:
             self._cert[q] = None
             self._dist[q] = -1
