@@ -17,6 +17,7 @@ from boardside.pacman import IllegalMove, PacMan, ghosts
 from boardside.pacman.game import RULES
 from boardside.quoridor import Quoridor
 from boardside_host import pacman_check
+from test_quoridor_properties import name, walls, xy  # the naive board: squares, fences
 from boardside_host.quoridor_check import main
 
 FILES = "abcdefghi"
@@ -28,28 +29,6 @@ CODES = {"syntax", "turn", "start", "not_adjacent", "blocked", "length", "pellet
 
 
 # -- the naive rules ---------------------------------------------------------------
-
-def xy(square):
-    return FILES.index(square[0]), int(square[1]) - 1
-
-
-def name(x, y):
-    return FILES[x] + str(y + 1)
-
-
-def walls(fences):
-    blocked = set()
-    for f in fences:
-        x, y = xy(f[:2])
-        if f[2] == "h":
-            pairs = [((x, y), (x, y + 1)), ((x + 1, y), (x + 1, y + 1))]
-        else:
-            pairs = [((x, y), (x + 1, y)), ((x, y + 1), (x + 1, y + 1))]
-        for a, b in pairs:
-            blocked.add((a, b))
-            blocked.add((b, a))
-    return blocked
-
 
 def step(blocked, a, d):
     b = (a[0] + STEPS[d][0], a[1] + STEPS[d][1])
