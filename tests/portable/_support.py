@@ -66,3 +66,18 @@ def chi_square(counts, expected):
     for count in counts:
         total += (count - expected) ** 2 / expected
     return total
+
+
+class Hands:
+    """A tap and a hold of a button, for a test driver whose ``event(kind, button)``
+    hands one debounced event to the app (and moves its clock on)."""
+
+    def tap(self, button, times=1):
+        for _ in range(times):
+            self.event("press", button)
+            self.event("release", button)
+
+    def hold(self, button):
+        self.event("press", button)
+        self.event("long", button)
+        self.event("release", button)

@@ -18,14 +18,14 @@ from boardside.mode import ModeError
 from boardside.modes import cubequest_screens as screens
 from boardside.modes.cubequest import CubeQuestMode
 
-from ._support import ScriptedRng, raises
+from ._support import Hands, ScriptedRng, raises
 
 RED_C, BLUE_C = screens.PLAYER_COLOURS
 SHADOW = 0   # scripted draw: side 1, a shadow side of every capturable cube
 FACE = 5     # scripted draw: side 6, a face side of every cube
 
 
-class Table:
+class Table(Hands):
     """The app with Cube Quest open, driven like the device: an event, a tick, a
     frame; after the frame the state is on flash (the app is told, as the device's
     save would), unless ``seal`` is off."""
@@ -56,16 +56,6 @@ class Table:
         self.app.event(kind, button, self.t)
         self.app.tick(self.t)
         self.frame()
-
-    def tap(self, button, times=1):
-        for _ in range(times):
-            self.event("press", button)
-            self.event("release", button)
-
-    def hold(self, button):
-        self.event("press", button)
-        self.event("long", button)
-        self.event("release", button)
 
     def wait(self, ms):
         end = self.t + ms

@@ -10,10 +10,10 @@ from boardside.mode import ModeError
 from boardside.modes import qubo_screens as screens
 from boardside.modes.qubo import QuboMode
 
-from ._support import ScriptedRng, TinyRng, raises
+from ._support import Hands, ScriptedRng, TinyRng, raises
 
 
-class Table:
+class Table(Hands):
     """Players at the device: debounced events through the App with a clock, as the
     device delivers them, and every event the device sent."""
 
@@ -34,16 +34,6 @@ class Table:
         self.app.event(kind, button, self.t)
         self.app.tick(self.t)
         self.drain()
-
-    def tap(self, button, times=1):
-        for _ in range(times):
-            self.event("press", button)
-            self.event("release", button)
-
-    def hold(self, button):
-        self.event("press", button)
-        self.event("long", button)
-        self.event("release", button)
 
     def wait(self, ms):
         self.t += ms
