@@ -193,7 +193,21 @@ def module_attributes(source, filename="<source>"):
 # --- what the rp2 port has, from its stubs -----------------------------------------
 
 
-class Rp2Modules:
+class StubModules:
+    """A runtime's modules (``modules``) and, per module its stubs describe, the names
+    they define (``names``)."""
+
+    def __contains__(self, module):
+        return module.split(".")[0] in self.modules
+
+    def missing_names(self, module, names):
+        known = self.names.get(module)
+        if known is None:
+            return []
+        return [n for n in names if n != "*" and n not in known]
+
+
+class Rp2Modules(StubModules):
     def __init__(self, files):
         """files: {relative posix path: text} of the stub package's .pyi files."""
         self.modules = set()
@@ -216,15 +230,6 @@ class Rp2Modules:
                 for target in re.findall(r"^from\s+(\w+)\s+import\s+\*", text, re.MULTILINE):
                     if target == module[1:]:
                         self.modules.add(target)
-
-    def __contains__(self, module):
-        return module.split(".")[0] in self.modules
-
-    def missing_names(self, module, names):
-        known = self.names.get(module)
-        if known is None:
-            return []
-        return [n for n in names if n != "*" and n not in known]
 
 
 def _stub_names(text):
@@ -411,7 +416,7 @@ def test_imports_exist_on_rp2(path, rp2):
 # --- what CircuitPython on a Pico or Pico 2 has, from circuitpython-stubs ---------------
 
 
-class CircuitPythonModules:
+class CircuitPythonModules(StubModules):
     def __init__(self, boards, stubs, libraries):
         """boards: {board: docstring of its stub}; stubs: {module: stub text};
         libraries: {module: source} of the libraries the deploy copies to /lib."""
@@ -424,15 +429,6 @@ class CircuitPythonModules:
         self.modules = set.intersection(*lists) | CP_ALWAYS | set(libraries)
         self.names = {m: _stub_names(t) for m, t in stubs.items()}
         self.names.update({m: _stub_names(t) for m, t in libraries.items()})
-
-    def __contains__(self, module):
-        return module.split(".")[0] in self.modules
-
-    def missing_names(self, module, names):
-        known = self.names.get(module)
-        if known is None:
-            return []
-        return [n for n in names if n != "*" and n not in known]
 
 
 def _load_circuitpython_modules():
