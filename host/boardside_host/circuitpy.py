@@ -32,7 +32,7 @@ import re
 import time
 
 from boardside_host import build, uf2
-from boardside_host.deploy import DeployError, Plan
+from boardside_host.deploy import DeployError, Plan, verify
 
 BOOT_OUT = "boot_out.txt"
 SUPPORTED = (9, 10)  # CircuitPython major versions this firmware is written for
@@ -257,17 +257,7 @@ def _deploy(drive, package, root, libs, out, verbose, t0):
         write_file(drive, path, f.data)
         copied.append(path)
     # every file of the new copy, read back from the drive, before anything switches
-    check = scan(drive, [plan.slot])
-    files = {p: h for p, h in check.items() if not p.endswith("/")}
-    for path, f in sorted(plan.want.items()):
-        if path not in files:
-            raise DeployError("verify: %s is missing on the drive" % path)
-        if files[path] != f.sha256:
-            raise DeployError("verify: %s differs on the drive from what was written" % path)
-    extra = sorted(set(files) - set(plan.want))
-    if extra:
-        raise DeployError("verify: %s should not be there" % extra[0])
-    out("verified %d files in %s" % (len(files), plan.slot))
+    verify(plan, scan(drive, [plan.slot]), "on the drive", "written", out)
     library_paths = []
     for f in libs:
         path = "/" + f.path

@@ -460,17 +460,7 @@ def _deploy(s, package, root, compiled, out, verbose, reset, t0):
         s.write_file(path, f.data)
         copied.append(path)
     # every file of the new copy, hashed on the board, before anything switches
-    check = s.scan([plan.slot], "verifying " + plan.slot)
-    files = {p: h for p, h in check.items() if not p.endswith("/")}
-    for path, f in sorted(plan.want.items()):
-        if path not in files:
-            raise DeployError("verify: %s is missing on the board" % path)
-        if files[path] != f.sha256:
-            raise DeployError("verify: %s differs on the board from what was sent" % path)
-    extra = sorted(set(files) - set(plan.want))
-    if extra:
-        raise DeployError("verify: %s should not be there" % extra[0])
-    out("verified %d files in %s" % (len(files), plan.slot))
+    verify(plan, s.scan([plan.slot], "verifying " + plan.slot), "on the board", "sent", out)
     code_files = [f for f in plan.root_send if f.path in ROOT_CODE]
     # a board with no loader yet starts nothing until main.py arrives: it goes last
     loader = [f for f in code_files if f.path == "main.py" and "/main.py" not in on_board]
@@ -510,6 +500,21 @@ def _deploy(s, package, root, compiled, out, verbose, reset, t0):
                                    len(summary["unchanged"]), len(removed),
                                    summary["seconds"]))
     return summary
+
+
+def verify(plan, found, where, done, out):
+    """The new copy as read back (``found``: path -> SHA-256, folders ending in /) is
+    exactly the plan's: every file there, none changed, nothing else."""
+    files = {p: h for p, h in found.items() if not p.endswith("/")}
+    for path, f in sorted(plan.want.items()):
+        if path not in files:
+            raise DeployError("verify: %s is missing %s" % (path, where))
+        if files[path] != f.sha256:
+            raise DeployError("verify: %s differs %s from what was %s" % (path, where, done))
+    extra = sorted(set(files) - set(plan.want))
+    if extra:
+        raise DeployError("verify: %s should not be there" % extra[0])
+    out("verified %d files in %s" % (len(files), plan.slot))
 
 
 def _replace(s, path, data, out):
