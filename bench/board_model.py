@@ -73,18 +73,22 @@ def hidden_ms(hidden, worst=False):
             + flash_ms(hidden.get("flash_bytes", 0), worst))
 
 
-def press_to_frame(press_ms, press_hidden, idle_ms, idle_hidden, leds, min_press_ms=0):
+def press_to_frame(press_ms, press_hidden, idle_ms, idle_hidden, leds, min_press_ms=0,
+                   first_changed=0):
     """(first bit, frame latched, typical latched) in board ms for a press whose pass
-    costs ``press_ms`` of Python (the VM estimate). The edge waits for the end of
-    the pass under way (an idle pass at worst, half of one typically) and at most
+    takes ``press_ms`` of Python up to the start of its frame (the VM estimate; what
+    the pass does after that runs while the frame is sent). The edge waits for the end
+    of the pass under way (an idle pass at worst, half of one typically) and at most
     one 1 ms sleep; then the contact must read closed for the minimum press time
     (``buttons.min_press_ms``: the loop polls every millisecond meanwhile, an idle
     pass each); the pass that takes the press does its own work, every cost the VM
-    cannot see in it included; then the frame goes out (with PIO and DMA the CPU
-    goes on, but the frame is only seen once latched)."""
+    cannot see in it included; then the frame goes out: ``leds`` LEDs of it, up to
+    the last one that changed (device/leds.py), the first changed one
+    ``first_changed`` LEDs into the chain. With PIO and DMA the CPU goes on, but the
+    frame is only seen once latched."""
     idle = idle_ms + hidden_ms(idle_hidden)
     work = press_ms + hidden_ms(press_hidden)
     push = led_push_ms(leds)
-    first_bit = EDGE_SLEEP_MS + idle + min_press_ms + work
-    return (first_bit, first_bit + push,
-            (EDGE_SLEEP_MS + idle) / 2 + min_press_ms + work + push)
+    start = EDGE_SLEEP_MS + idle + min_press_ms + work
+    first_bit = start + first_changed * LED_US / 1000.0
+    return (first_bit, start + push, (EDGE_SLEEP_MS + idle) / 2 + min_press_ms + work + push)

@@ -191,6 +191,10 @@ def hidden_of(rig, fn, setup=None):
         counts["flash_bytes"] += len(data)
         real_write(data)
 
+    strip = dev.strip
+    shown = bytes(strip.wire) if hasattr(strip, "wire") else None
+    dma = getattr(strip, "dma", None)
+    transfers = dma.transfers if dma is not None else 0
     device.gc = _Counting(real_gc, counts)
     store.write = write
     try:
@@ -199,7 +203,44 @@ def hidden_of(rig, fn, setup=None):
         device.gc = real_gc
         del store.write
     counts["frames"] = dev.strip.frames - frames
+    # how much of the frame went on the wire (device/leds.py sends up to the last
+    # changed LED) and where the first changed LED is in the chain
+    counts["leds_sent"] = strip.n if counts["frames"] else 0
+    counts["first_changed"] = 0
+    if dma is not None:
+        counts["leds_sent"] = dma.last_count // 3 if dma.transfers != transfers else 0
+    if shown is not None and counts["leds_sent"]:
+        wire = strip.wire
+        k = 0
+        while k < len(wire) and wire[k] == shown[k]:
+            k += 1
+        counts["first_changed"] = k // 3
     return counts
+
+
+class _FrameMark:
+    """Wraps the LED strip's write() to note when the frame is on its way: the
+    end of write(), when the DMA has started (device/leds.py). The Python before
+    that is what stands between a press and its picture; what the pass does after
+    it (events, sounds, saves) runs while the frame is sent."""
+
+    def __init__(self, strip):
+        self.at = None
+        real = strip.write
+
+        def write():
+            real()
+            self.at = now_us()
+
+        strip.write = write
+
+
+def frame_mark(rig):
+    strip = rig.dev.strip
+    mark = getattr(strip, "bench_mark", None)
+    if mark is None:
+        mark = strip.bench_mark = _FrameMark(strip)
+    return mark
 
 
 class Run:
@@ -215,6 +256,9 @@ class Run:
         self.ratios = []
         self.ready = False
         self.calls = 1
+        # presses: the Python up to the frame's start, timed apart (frame_mark)
+        self.mark = frame_mark(op.rig) if op.kind == "press" else None
+        self.frame_ratios = []
         if op.setup is None:
             op.fn()  # warm up: first-call caches are not what a steady device sees
             self.calls = timer.calls_for(op.fn)
@@ -235,10 +279,15 @@ class Run:
             if op.setup is None:
                 us = timer.batch(op.fn, self.calls)
             else:
+                if self.mark is not None:
+                    self.mark.at = None
                 t0 = now_us()
                 op.fn()
                 us = max(0.0, now_us() - t0 - timer.overhead)
                 self.ready = False
+                if self.mark is not None and self.mark.at is not None and ref:
+                    self.frame_ratios.append(max(0.0, self.mark.at - t0 - timer.overhead)
+                                             / ref)
             self.times.append(us)
             self.refs.append(ref)
             self.ratios.append(us / ref if ref else 0)
@@ -247,8 +296,10 @@ class Run:
         ru = median(self.ratios) / op.per
         alloc = alloc_of(op.fn, op.setup)
         hidden = hidden_of(op.rig, op.fn, op.setup) if op.rig is not None else None
+        frame_ru = median(self.frame_ratios) / op.per if self.frame_ratios else None
         return {"group": op.group, "name": op.name, "us": us, "ref_us": median(self.refs),
                 "ru": ru, "board_ms": ru * RP2040_MS_PER_RU,
+                "to_frame_ms": None if frame_ru is None else frame_ru * RP2040_MS_PER_RU,
                 "alloc": None if alloc is None else alloc // op.per, "budget": op.budget,
                 "note": op.note, "samples": len(self.times), "hidden": hidden,
                 "kind": op.kind}

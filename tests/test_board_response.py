@@ -26,7 +26,7 @@ def _frame_after(board, edge_us, handled_us):
     """The frame drawn by the pass that took a button's event, if that pass drew
     one: (start, latched, first differing bit) in us after the button's edge."""
     before = None
-    for start, latched, data in board.led_log:
+    for start, latched, data, _ in board.led_log:
         if latched <= edge_us:
             before = data
         if handled_us <= start < handled_us + 2000:  # the same pass (+ flash carry)
@@ -135,8 +135,26 @@ def _pacman(board, log, taken):
         press(board, b, log=log, taken=taken)
 
 
-@pytest.mark.parametrize("game", [_dice, _quoridor, _qbert, _qubo, _pacman],
-                         ids=["dice", "quoridor", "qbert", "qubo", "pacman"])
+def _cubequest(board, log, taken):
+    from boardside import modes
+
+    for _ in range(modes.names().index("cubequest")):
+        press(board, "right", log=log, taken=taken)  # Cube Quest in the menu
+    for b in ("a",                              # open it: red's team
+              "down", "left", "right",          # a Helm fewer and back
+              "a", "a",                         # both teams: the basic mix
+              "a"):                             # the first player by a coin
+        press(board, b, log=log, taken=taken)
+    press(board, "a", log=log, taken=taken, after_ms=1500)  # the coin spins, then shows
+    for b in ("a",                              # the bout begins
+              "a",                              # a flick
+              "right", "left",                  # the actions
+              "a", "b"):                        # another flick, the turn ends
+        press(board, b, log=log, taken=taken)
+
+
+@pytest.mark.parametrize("game", [_dice, _quoridor, _qbert, _qubo, _pacman, _cubequest],
+                         ids=["dice", "quoridor", "qbert", "qubo", "pacman", "cubequest"])
 def test_every_press_is_on_the_leds_in_time(board, game):
     board.advance(1500)
     writes = board.flash.pages
@@ -208,9 +226,75 @@ def test_leds_are_driven_by_pio_and_dma_with_bits_checked(board):
         board.tap(b, hold_ms=60, gap_ms=60)
     assert board.led_frames >= frames + 4
     assert board.counters.get("busy_ms_leds", 0) == 0, "a frame held the CPU"
-    start, latched, data = board.led_log[-1]
-    assert latched - start == fakes.led_frame_us(256)
-    assert data == bytes(board.device.strip.wire)
+    for start, latched, data, sent in board.led_log[-4:]:
+        assert latched - start == fakes.led_frame_us(sent // 3)
+    assert board.led_log[-1][2] == bytes(board.device.strip.wire)
+
+
+def _frames_since(board, n):
+    return board.led_log[n:]
+
+
+def test_the_first_frame_after_power_up_goes_out_whole(board):
+    # the LEDs' state is unknown at power-up (dark, or what a glitch left)
+    assert board.led_log[0][3] == 3 * 256
+
+
+def test_a_frame_goes_out_up_to_its_last_changed_led_and_shows_whole(board):
+    """WS2812B: each LED takes the first 24 bits that reach it and passes the rest
+    on; at the reset gap it shows what it took, and one that took nothing keeps its
+    colour. So a frame sent up to its last changed LED shows the same picture as the
+    whole frame, latched sooner (device/leds.py)."""
+    strip = board.device.strip
+    board.advance(1000)
+    board.tap("a", hold_ms=60, gap_ms=900)  # Dice
+    partial = []
+    for b in ("a", "right", "up", "a", "left", "down", "right", "a"):
+        n = len(board.led_log)
+        board.tap(b, hold_ms=60, gap_ms=900)  # a roll tumbles for 600 ms
+        frames = _frames_since(board, n)
+        assert frames, b
+        for start, latched, panel, sent in frames:
+            assert latched - start == fakes.led_frame_us(sent // 3)
+            if sent < 3 * 256:
+                partial.append(sent)
+        # what the panel shows is every byte the device drew
+        assert frames[-1][2] == bytes(strip.wire), b
+    assert partial, "every frame went out whole"
+
+
+def test_after_frames_sent_in_part_the_whole_frame_goes_again_when_quiet(board):
+    strip = board.device.strip
+    board.advance(1000)
+    board.tap("a", hold_ms=60, gap_ms=900)  # Dice
+    for _ in range(20):  # another die, until one goes out in part
+        n = len(board.led_log)
+        board.tap("right", hold_ms=60, gap_ms=0)
+        if min(f[3] for f in _frames_since(board, n)) < 3 * 256:
+            break
+    else:
+        raise AssertionError("no frame went out in part")
+    drawn = strip.frames
+    n = len(board.led_log)
+    board.advance(400)
+    (start, latched, panel, sent), = _frames_since(board, n)
+    assert sent == 3 * 256 and panel == bytes(strip.wire)
+    assert strip.frames == drawn, "a refresh is the same frame, not a new one"
+    # not while frames follow each other: only once the chain has been quiet
+    quiet_ms = type(board.device).step.__globals__["REFRESH_QUIET_MS"]
+    assert start - board.led_log[n - 1][0] >= quiet_ms * 1000
+    board.advance(2000)
+    assert len(board.led_log) == n + 1, "one refresh, then the chain rests"
+
+
+def test_a_frame_the_leds_show_already_is_not_sent(board):
+    board.advance(1000)
+    n = len(board.led_log)
+    drawn = board.device.strip.frames
+    board.device.app.dirty = True  # drawn again, the same picture
+    board.advance(50)
+    assert board.device.strip.frames == drawn + 1
+    assert len(board.led_log) == n
 
 
 def _rp2_without_dma(board):

@@ -41,6 +41,7 @@ CHECKS = (
     "idle main loop, qbert after the roll-off",
     "idle main loop, cubequest during a bout",
     "idle main loop, quoridor between cursor blinks",
+    "idle main loop, the whole frame sent again after one sent in part",
     "idle main loop, pacman between blinks",
     "idle main loop across the ticks_ms wrap",
     "idle main loop just below 2**30 ms of uptime",

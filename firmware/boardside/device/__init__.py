@@ -47,6 +47,7 @@ GC_IDLE_MS = 2000      # ...or any debt at all once nothing has been drawn for t
 REBASE_MS = 1 << 29    # uptime (6.2 days) after which the clock starts again from 0...
 REBASE_QUIET_MS = 60000  # ...once no button has moved for this long (see rebase())
 STORAGE_NOTICE_MS = 4000  # the files cannot be written: the icon at boot stays this long
+REFRESH_QUIET_MS = 150  # frames went out in part: the whole frame again after this long
 
 
 class EntropyRandom:
@@ -454,6 +455,8 @@ class Device:
         # the frame already on its way goes on (DMA reads RAM).
         self.save(now)
         self.collect(now)
+        if self.strip.partial and now - self.last_frame >= REFRESH_QUIET_MS:
+            self.strip.refresh()  # the whole frame again (device/leds.py)
         if now >= REBASE_MS:
             self.rebase(now)
 

@@ -11,11 +11,21 @@ The DMA reads RAM, not flash, so it keeps going while the flash is written.
 MicroPython before 1.21 has no rp2.DMA: there, and when no state machine or DMA
 channel can be had, the chain is driven by neopixel as before.
 
+Only the changed part of a frame goes on the wire. Each LED keeps the last 24
+bits it took until the next reset gap, and one that is sent nothing keeps what it
+shows: a frame sent up to the last LED that changed (in blocks of BLOCK_LEDS) shows
+the same picture as the whole one, sooner. A cursor on the first rows of the chain
+is latched in a fraction of the 7.96 ms a whole frame takes. An identical frame is
+not sent at all. So that an LED upset by a glitch on the data line does not keep
+a wrong colour for long, the whole frame goes again once things are quiet
+(``refresh()``, called by the main loop).
+
 Both drivers have the surface the device uses: ``buf``, 3 bytes per LED in the
 chain's colour order, first LED first (what output.FrameOutput writes), and
 ``write()``, which sends it. A frame written while the previous one is still
 being sent waits for it (at most one frame time); ``busy_us()`` says how long.
-``frames`` counts the frames sent.
+``frames`` counts the frames written; ``refresh()`` resends the whole frame when
+only part of it went out, and returns whether it did.
 """
 
 import time
@@ -31,6 +41,7 @@ LED_US = 30              # 24 bits at 800 kbit/s
 RESET_US = 280           # the line low this long latches a frame (WS2812B-V5: >= 280 us)
 SM_FREQ = 8_000_000      # 10 PIO cycles per bit
 STATE_MACHINE = 0        # PIO0, state machine 0
+BLOCK_LEDS = 8           # a frame is cut after the block holding the last changed LED
 
 
 def frame_us(leds):
@@ -75,6 +86,15 @@ class PioStrip:
         self.buf = bytearray(3 * n)   # the next frame, written by output.FrameOutput
         self.wire = bytearray(3 * n)  # the frame on the wire: never written while sent
         self.frame_us = frame_us(n)
+        # the frame in blocks, both buffers, compared block by block in C (a
+        # memoryview compares its bytes): made once, so comparing allocates nothing
+        step = 3 * BLOCK_LEDS
+        new = memoryview(self.buf)
+        old = memoryview(self.wire)
+        self.blocks = tuple((new[k:k + step], old[k:k + step]) for k in range(0, 3 * n, step))
+        self.known = False    # the LEDs show wire: not until a whole frame was sent
+        self.partial = False  # part of a frame went out since the last whole one
+        self.send_us = 0               # the transfer under way, its latch included
         self.dma = rp2.DMA()
         try:
             # bytes, one per FIFO request, always to the same FIFO register
@@ -92,28 +112,63 @@ class PioStrip:
         """Microseconds until the frame being sent is latched; 0 when the chain is free."""
         if not self.sending:
             return 0
-        left = self.frame_us - time.ticks_diff(time.ticks_us(), self.started)
+        left = self.send_us - time.ticks_diff(time.ticks_us(), self.started)
         if left > 0:
             return left
         self.sending = False
+        return 0
+
+    def changed_bytes(self):
+        """How much of buf must be sent to show it: up to the end of the last block
+        that differs from the frame on the LEDs (0: the same frame)."""
+        if not self.known:
+            return len(self.buf)
+        blocks = self.blocks
+        k = len(blocks)
+        while k:
+            k -= 1
+            new, old = blocks[k]
+            if new != old:
+                return min(len(self.buf), (k + 1) * 3 * BLOCK_LEDS)
         return 0
 
     def write(self):
         left = self.busy_us()
         if left:
             time.sleep_us(left)
-        if self.dma.active():  # cannot happen once frame_us is over; never start twice
+        self.frames += 1
+        count = self.changed_bytes()
+        if not count:
+            return  # the LEDs show this frame already
+        if self.dma.active():  # cannot happen once send_us is over; never start twice
             self.dma.active(0)
         self.wire[:] = self.buf  # slice assignment between bytearrays: a copy, no allocation
-        self.dma.config(read=self.wire, write=self.sm, count=len(self.wire), ctrl=self.ctrl,
+        self._send(count)
+        self.known = True
+        if count < len(self.wire):
+            self.partial = True
+
+    def refresh(self):
+        """The whole frame again, if the last ones went out in part and the chain is
+        free (see the module notes). Returns True when it started one."""
+        if not self.partial or self.busy_us():
+            return False
+        self._send(len(self.wire))
+        self.partial = False
+        return True
+
+    def _send(self, count):
+        self.dma.config(read=self.wire, write=self.sm, count=count, ctrl=self.ctrl,
                         trigger=True)
         self.started = time.ticks_us()
+        self.send_us = (count // 3) * LED_US + RESET_US
         self.sending = True
-        self.frames += 1
 
 
 class BitstreamStrip:
     """The fallback: neopixel, which holds the CPU while the frame is sent."""
+
+    partial = False  # no frame goes out in part: nothing for refresh() to do
 
     def __init__(self, pin, n):
         import neopixel
@@ -128,8 +183,11 @@ class BitstreamStrip:
         return 0  # write() returns when the frame is out
 
     def write(self):
-        self.np.write()
+        self.np.write()  # always the whole frame: neopixel has no shorter one
         self.frames += 1
+
+    def refresh(self):
+        return False  # every frame went out whole
 
 
 def open_strip(pin_id, n):

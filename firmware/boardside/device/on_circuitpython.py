@@ -109,6 +109,8 @@ class PixelStrip:
     limit applied; ``write()`` sends it as it is, the way NeoPixel.show() sends the
     pixel buffer. NeoPixel's own brightness stays 1.0."""
 
+    partial = False  # no frame goes out in part: nothing for refresh() to do
+
     def __init__(self, gpio, n, order):
         self.n = n
         self.np = neopixel.NeoPixel(board_pin(gpio), n, brightness=1.0, auto_write=False,
@@ -121,8 +123,11 @@ class PixelStrip:
         return 0  # write() returns when the frame is out
 
     def write(self):
-        self.np._transmit(self.buf)
+        self.np._transmit(self.buf)  # always the whole frame
         self.frames += 1
+
+    def refresh(self):
+        return False  # every frame went out whole
 
 
 def open_strip(gpio, n, order):

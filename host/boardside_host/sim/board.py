@@ -76,7 +76,11 @@ class SimBoard:
         self.pins_configured = {}
         self.strip = None
         self.led_frames = 0
-        self.led_log = []  # (start_us, latched_us, bytes) of the frames sent, newest last
+        # (start_us, latched_us, panel, sent) of the frames sent, newest last: panel is
+        # what every LED shows once it is latched, sent how many bytes went on the wire
+        # (a frame sent in part leaves the LEDs after it as they were)
+        self.led_log = []
+        self.panel = None  # the bytes the LEDs hold; None: powered off, dark
         self.busy_log = []  # (from_ms, to_ms, cause) the hardware held the device thread
         self.pin_irqs = {}  # GPIO -> (handler, trigger, pin) of Pin.irq on the device
         self._pending_irqs = []
@@ -129,6 +133,7 @@ class SimBoard:
         self._pending_irqs = []
         self.dma_channels = set()
         self._busy_us = 0
+        self.panel = None  # the LEDs lost power too
         self._stop = False
         self._interrupt = False
         self.error = None
@@ -545,8 +550,14 @@ class SimBoard:
     LED_LOG = 4096  # frames kept in led_log
 
     def _leds_written(self, data, start_us, latched_us):
-        """A frame starts on the wire at start_us; the panel shows it from latched_us."""
-        self.led_log.append((start_us, latched_us, data))
+        """A frame starts on the wire at start_us; the panel shows it from latched_us.
+        Each LED takes the next 24 bits; one that gets none keeps its colour."""
+        panel = self.panel
+        if panel is None:  # dark since power-up
+            panel = bytes(3 * self.hw.led_count if self.hw is not None else len(data))
+        shown = bytes(data) + panel[len(data):]
+        self.panel = shown
+        self.led_log.append((start_us, latched_us, shown, len(data)))
         if len(self.led_log) > self.LED_LOG:
             del self.led_log[:len(self.led_log) - self.LED_LOG]
         self.led_frames += 1
@@ -555,7 +566,7 @@ class SimBoard:
     def last_leds(self):
         """The bytes of the frame the panel shows now: the newest one latched."""
         now_us = self.clock_ms * 1000 + self._busy_us
-        for start_us, latched_us, data in reversed(self.led_log):
+        for start_us, latched_us, data, _ in reversed(self.led_log):
             if latched_us <= now_us:
                 return data
         return None

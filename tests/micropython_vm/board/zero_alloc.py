@@ -157,6 +157,24 @@ def checks(rig):
                 PASSES, marked(in_mode("quoridor", quoridor_ready)),
                 frames(blinks - 1, blinks + 1))
 
+    refreshes = [0]
+
+    def after_a_partial_frame():
+        in_mode("dice", lambda: rig.tap("a"))()
+        strip = dev.strip
+        strip.partial = True  # as after a frame sent up to its last changed LED
+        refreshes[0] = strip.dma.transfers
+
+    def refreshed():
+        strip = dev.strip
+        if strip.dma.transfers != refreshes[0] + 1 or strip.dma.last_count != len(strip.wire):
+            return "the whole frame was not sent again once (%d transfers, the last of %d B)" % (
+                strip.dma.transfers - refreshes[0], strip.dma.last_count)
+        return ran_idle()
+
+    yield Check("idle main loop, the whole frame sent again after one sent in part", idle,
+                PASSES, marked(after_a_partial_frame), refreshed)
+
     def pacman_ready():
         mode = app.mode()
         mode.screen = "setup"
