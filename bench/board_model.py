@@ -46,6 +46,7 @@ PRESS_TO_FRAME_MS = 20.0    # button edge to the changed frame fully latched, wo
 FIRST_BIT_MS = 12.0         # button edge to the first bit of that frame, worst
 MEDIAN_MS = 15.0            # median over the presses, typical
 IDLE_PASS_MS = 1.0          # CPU of one idle pass
+OPEN_MS = 100.0             # A in the menu to the mode's first frame latched
 
 
 def led_push_ms(leds):

@@ -14,11 +14,10 @@ collected inside it). The peak is the largest "live at the start + allocated in
 the pass": the heap a board needs at that moment if it collected right before the
 pass and never during it, so it bounds what the game needs. The mode's share is
 that peak minus the live heap in the menu before the mode was first opened (its
-code, its state and its busiest pass). The VM compiles the mode's modules from
-source when the mode is first opened, a transient the board (which loads .mpy
-files) does not have: that pass is reported apart ("with_loading") and left out
-of the peak. What the compiled code keeps is larger in the VM than the .mpy files
-(see docs/performance.md), so the share errs on the high side.
+code, its state and its busiest pass). bench/run.py runs this with the firmware
+compiled by mpy-cross, as deployed (run.mpy_firmware): the VM loads each .mpy's
+bytecode into its heap as the board does. The pass that first opens the mode
+(loading its code) is reported apart ("with_loading") and left out of the peak.
 
 gc: the App with every mode in play (their code and state live; no device
 shell, no stand-in modules, so the heap holds little besides the firmware, as on

@@ -60,6 +60,7 @@ BUDGETS = {
     "first_bit": ("ms", model.FIRST_BIT_MS, "button edge to its frame's first bit <= 12 ms"),
     "median": ("ms", model.MEDIAN_MS, "median press to frame <= 15 ms, typical"),
     "idle": ("ms", model.IDLE_PASS_MS, "an idle pass's CPU <= 1 ms, heap walks included"),
+    "open": ("ms", model.OPEN_MS, "A in the menu to the mode's first frame latched <= 100 ms"),
 }
 
 
@@ -82,17 +83,22 @@ def check_reference():
                          "its 14.2 ms per call no longer hold" % (actual, recorded))
 
 
-def node_command():
+def node_command(firmware=None):
+    """The runner with the bench's files; ``firmware``: a folder to import the firmware
+    from instead of the repository's sources (mpy_firmware())."""
     node = shutil.which("node")
     if node is None:
         raise VMUnavailable("node is not on PATH (install Node.js 18 or newer)")
     if not (VM_DIR / "node_modules" / PACKAGE / "package.json").exists():
         raise VMUnavailable("%s is not installed; run: npm ci --prefix tests/micropython_vm"
                             % PACKAGE)
-    return [node, str(RUNNER), "--copy", str(BENCH), "/bench",
-            "--copy", str(BOARD), "/lib/board",
-            "--copy", str(HARDWARE), "/hw/boardside.json",
-            "--path", "/bench", "--path", "/lib"]
+    cmd = [node, str(RUNNER)]
+    if firmware is not None:
+        cmd += ["--firmware", str(firmware)]
+    return cmd + ["--copy", str(BENCH), "/bench",
+                  "--copy", str(BOARD), "/lib/board",
+                  "--copy", str(HARDWARE), "/hw/boardside.json",
+                  "--path", "/bench", "--path", "/lib"]
 
 
 def run_lines(args, label, cwd=None, env=None):
@@ -146,13 +152,39 @@ def run_cpython(opts):
 
 
 def run_vm_suite(opts):
-    return run_lines(node_command() + [str(BENCH / "suite.py"), "--hardware",
-                                       "/hw/boardside.json"] + suite_args(opts), "vm")
+    # the firmware as deployed: the same bytecode as compiled from source, and opening
+    # a mode loads .mpy files as on the board
+    return run_lines(node_command(mpy_firmware()) + [str(BENCH / "suite.py"), "--hardware",
+                                                     "/hw/boardside.json"]
+                     + suite_args(opts), "vm")
+
+
+def mpy_firmware():
+    """The firmware package as deployed: every module compiled by mpy-cross for the
+    RP2040 (host/boardside_host/build.py), in out/mpy-firmware. The heap figures are
+    taken with these: the board loads a .mpy file's bytecode into its heap as the VM
+    does, without compiling source (the VM's compiler leaves more behind)."""
+    sys.path.insert(0, str(ROOT / "host"))
+    from boardside_host import build
+
+    top = ROOT / "out" / "mpy-firmware"
+    shutil.rmtree(top, ignore_errors=True)
+    for rel in build.package_sources(str(FIRMWARE)):
+        data = (FIRMWARE / rel).read_bytes()
+        if rel.endswith(".py"):
+            data = build.compile_source(data, rel)
+            rel = rel[:-3] + ".mpy"
+        dest = top / rel
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_bytes(data)
+    return top
 
 
 def run_heap(opts):
     """The scripted game of each mode, then a game of every mode in turn, parked and
-    kept loaded (not timed: two VMs at a time), then the gc pause."""
+    kept loaded (not timed: two VMs at a time), then the gc pause. The firmware is
+    imported from its .mpy files, as on the board."""
+    firmware = mpy_firmware()
     records = []
     # the modes' own games; then what stays on the heap once every mode has been
     # played: parked (one mode loaded at a time) against every mode kept loaded
@@ -161,8 +193,9 @@ def run_heap(opts):
     results = {}
 
     def one(mode):
-        results[mode] = run_lines(node_command() + [str(BENCH / "heap.py"), "--hardware",
-                                                    "/hw/boardside.json", "game"]
+        results[mode] = run_lines(node_command(firmware) + [str(BENCH / "heap.py"),
+                                                            "--hardware",
+                                                            "/hw/boardside.json", "game"]
                                   + mode.split(" "), "vm")
 
     for k in range(0, len(games), 2):
@@ -191,7 +224,7 @@ def scenarios_games():
 
 def run_gc(opts):
     # the board's heap as the first heap block (bench/heap.py)
-    cmd = node_command()
+    cmd = node_command(mpy_firmware())
     return run_lines(cmd[:2] + ["--heap", str(model.HEAP_BYTES)] + cmd[2:]
                      + [str(BENCH / "heap.py"), "--hardware", "/hw/boardside.json", "gc"],
                      "vm")
@@ -253,10 +286,18 @@ def board_model(rows, leds, min_press):
     idle_hidden = worst_idle.get("hidden") if worst_idle else None
     presses = []
     saves = []
+    opens = []
     for r in rows:
         if r.get("board_ms") is None:
             continue
-        if r.get("kind") == "press":
+        if r.get("kind") == "open":
+            h = r.get("hidden") or {}
+            to_frame = r.get("to_frame_ms") or r["board_ms"]
+            first, latched, typical = model.press_to_frame(
+                to_frame, h, idle_ms, idle_hidden, h.get("leds_sent") or leds, min_press)
+            opens.append({"group": r["group"], "name": r["name"], "python_ms": to_frame,
+                          "latched_ms": latched})
+        elif r.get("kind") == "press":
             h = r.get("hidden") or {}
             # the Python before the frame starts (the rest of the pass runs while it is
             # sent); the whole pass where that was not measured
@@ -291,7 +332,7 @@ def board_model(rows, leds, min_press):
                  "hidden_ms": model.hidden_ms(r.get("hidden")),
                  "cpu_ms": r["board_ms"] + model.hidden_ms(r.get("hidden"))} for r in idle]
     return {"leds": leds, "led_push_ms": model.led_push_ms(leds), "idle": idle_cpu,
-            "presses": presses, "saves": saves, "median_ms": median_ms,
+            "presses": presses, "saves": saves, "median_ms": median_ms, "opens": opens,
             "heap_bytes": model.HEAP_BYTES}
 
 
@@ -311,6 +352,10 @@ def check_model(m):
     for i in m["idle"]:
         if i["cpu_ms"] > model.IDLE_PASS_MS:
             missed.append("%s: %.2f ms (%s)" % (i["name"], i["cpu_ms"], BUDGETS["idle"][2]))
+    for o in m["opens"]:
+        if o["latched_ms"] > model.OPEN_MS:
+            missed.append("%s: first frame latched %.1f ms after the edge (%s)"
+                          % (o["name"], o["latched_ms"], BUDGETS["open"][2]))
     for sv in m["saves"]:
         if not sv["frame_first"]:
             missed.append("%s: %s: no frame before the save" % (sv["group"], sv["name"]))
@@ -354,6 +399,14 @@ def model_table(m):
         out.append("  median press to frame (typical): %.2f ms  %s <= %.0f"
                    % (m["median_ms"], "ok" if m["median_ms"] <= model.MEDIAN_MS else "MISSED",
                       model.MEDIAN_MS))
+    if m["opens"]:
+        out.append("  opening a mode from the menu (a parked mode: its modules imported "
+                   "again from .mpy; C work, so a rougher estimate than bytecode):")
+        for o in m["opens"]:
+            out.append("  %-58s Python %6.1f, latched %6.1f ms  %s <= %.0f"
+                       % (o["name"][:58], o["python_ms"], o["latched_ms"],
+                          "ok" if o["latched_ms"] <= model.OPEN_MS else "MISSED",
+                          model.OPEN_MS))
     out.append("  press during a save (not on the press-to-frame path: the save comes after "
                "the frame; a press that arrives while the flash is busy waits for it):")
     for sv in m["saves"]:

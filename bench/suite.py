@@ -257,7 +257,7 @@ class Run:
         self.ready = False
         self.calls = 1
         # presses: the Python up to the frame's start, timed apart (frame_mark)
-        self.mark = frame_mark(op.rig) if op.kind == "press" else None
+        self.mark = frame_mark(op.rig) if op.kind in ("press", "open") else None
         self.frame_ratios = []
         if op.setup is None:
             op.fn()  # warm up: first-call caches are not what a steady device sees
@@ -452,6 +452,44 @@ def _press_ops(rig, group, label, snapshot, button, poke=None, render=True):
         restore()
         app = rig.app
         yield Op(group, "render: %s" % label, lambda: app.render(app.canvas, rig.dev.now))
+
+
+def ops_open(rig):
+    """Switching to a mode from the menu: the pass that takes A, imports the mode's
+    modules (as .mpy files in the VM run, as on the board: bench/run.py), restores its
+    parked game and draws its first frame. The mode was parked and its modules let
+    go when another mode was opened (App.park), as on the board."""
+    import sys
+
+    from board.rig import open_mode
+
+    from boardside import modes
+
+    app = rig.app
+    hw = rig.hw
+    quiet = max(8, -(-2 * (hw.min_press_ms + hw.debounce_ms) // rig.poll_ms))
+    sampling = -(-hw.min_press_ms // rig.poll_ms)
+    for name in modes.names():
+        other = "qbert" if name == "dice" else "dice"
+
+        def setup(name=name, other=other):
+            rig.release_all()
+            rig.passes(quiet)
+            open_mode(rig, name)   # a game of it, parked when the other one opens
+            open_mode(rig, other)
+            open_mode(rig, None)   # the menu keeps the other one loaded
+            rig.passes(quiet)
+            while app.menu[app.menu_index] != name:
+                rig.tap("right")
+            rig.passes(quiet)
+            if "boardside.modes." + name in sys.modules:
+                raise RuntimeError("%s is still loaded: this would not time an open" % name)
+            rig.level("a", True)
+            rig.passes(sampling)
+
+        yield Op("open", "press A -> first frame: open %s (import, restore, draw)" % name,
+                 rig.step, setup, rig=rig, kind="open",
+                 note="its modules imported again: parked, let go")
 
 
 def _save_op(rig, group, label, snapshot):
@@ -957,6 +995,7 @@ JOBS = (
     ("quoridor-rl", ops_quoridor_rl),
     ("pacman engine", ops_pacman_engine),
     ("pacman mode", ops_pacman_mode),
+    ("open", ops_open),
 )
 
 

@@ -254,6 +254,10 @@ def test_mpremote_leaves_the_firmware_stopped_like_a_board(tmp_path):
         assert mpremote(live.path, "soft-reset").returncode == 0
         with live.paused() as b:
             assert not b.running  # a reset from the raw REPL does not run main.py
+            # mpremote leaves with Ctrl-B and does not wait for the board to take it:
+            # on a loaded machine it may still be on its way, so Ctrl-B again here
+            b.write_serial(b"\x02")
+            b.advance(20)
             b.write_serial(b"\x04")  # the friendly REPL's soft reset does
             b.advance(100)
             assert b.running

@@ -5,8 +5,8 @@
 //   node tests/micropython_vm/runner.mjs [options] -c CODE [ARGS...]
 //
 // Options:
-//   --firmware DIR      copy every .py under DIR to /firmware in the VM and put
-//                       /firmware on sys.path (default: the repository's firmware/)
+//   --firmware DIR      copy every .py and .mpy under DIR to /firmware in the VM and
+//                       put /firmware on sys.path (default: the repository's firmware/)
 //   --copy SRC DEST     copy a host file or directory tree to DEST in the VM
 //                       (repeatable; __pycache__, *.pyc and hidden entries skipped)
 //   --path VMDIR        add VMDIR to sys.path, after /firmware (repeatable)
@@ -186,7 +186,8 @@ async function main() {
       return 2;
     }
     mkdirs(FS, "/firmware");
-    copyTree(FS, opts.firmware, "/firmware", (name) => name.endsWith(".py"));
+    copyTree(FS, opts.firmware, "/firmware",
+             (name) => name.endsWith(".py") || name.endsWith(".mpy"));
     sysPath.push("/firmware");
   }
   for (const [src, dest] of opts.copies) {
