@@ -94,7 +94,7 @@ class PioStrip:
         self.blocks = tuple((new[k:k + step], old[k:k + step]) for k in range(0, 3 * n, step))
         self.known = False    # the LEDs show wire: not until a whole frame was sent
         self.partial = False  # part of a frame went out since the last whole one
-        self.send_us = 0               # the transfer under way, its latch included
+        self.send_us = 0      # the transfer under way, its latch included
         self.dma = rp2.DMA()
         try:
             # bytes, one per FIFO request, always to the same FIFO register
