@@ -33,7 +33,7 @@ How it stays fast on MicroPython (small ints only, little allocation):
 
 from boardside.mode import ModeError
 
-from . import notation
+from . import notation, tables
 from .notation import FENCE, FENCES, PASS, SQUARES
 
 # -- board packing for searches --------------------------------------------------
@@ -63,35 +63,12 @@ _DY = (1, 0, -1, 0)
 _DS = (9, 1, -9, -1)
 
 
-def _fence_tables():
-    # For fence i = orientation * 64 + anchor: which search masks lose which bits.
-    # Search masks M = [R0, R1, R2, U0, U1, U2, X0, X1]: R = may step right,
-    # U = may step up inside a packed int, X = may step up from its top row to the
-    # next int. A horizontal fence blocks two up-steps, a vertical one two right-steps.
-    i1 = bytearray(128)
-    m1 = [0] * 128
-    i2 = bytearray(128)
-    m2 = [0] * 128
-    for a in range(64):
-        x = a % 8
-        y = a // 8
-        r = y % 3
-        if r < 2:
-            i1[a] = 3 + y // 3
-            m1[a] = 3 << (x + 10 * r)
-        else:
-            i1[a] = 6 + y // 3
-            m1[a] = 3 << x
-        i2[a] = i1[a]
-        v = 64 + a
-        i1[v] = y // 3
-        m1[v] = 1 << (x + 10 * r)
-        i2[v] = (y + 1) // 3
-        m2[v] = 1 << (x + 10 * ((y + 1) % 3))
-    return bytes(i1), tuple(m1), bytes(i2), tuple(m2)
-
-
-_CI1, _CM1, _CI2, _CM2 = _fence_tables()
+# For fence i = orientation * 64 + anchor: which search masks lose which bits.
+# Search masks M = [R0, R1, R2, U0, U1, U2, X0, X1]: R = may step right,
+# U = may step up inside a packed int, X = may step up from its top row to the
+# next int. A horizontal fence blocks two up-steps, a vertical one two right-steps.
+# (Written out in tables.py: working them out took ~20 ms at every import.)
+_CI1, _CM1, _CI2, _CM2 = tables.CI1, tables.CM1, tables.CI2, tables.CM2
 
 # Fence crossings: inner points are numbered like anchors (y * 8 + x is the point
 # at the top right of square (x, y)); every point on the board edge is 64. A fence
@@ -115,48 +92,13 @@ _T2 = bytes([10 + a // 8 if a % 8 == 7 else 255 for a in range(64)]
             + [26 - a % 8 if a >= 56 else 255 for a in range(64)])
 
 
-def _edge_position(i, j):
-    # crossing (i, j) on the board edge, i and j in 0..9
-    if j == 0:
-        return i
-    if i == 9:
-        return 9 + j
-    if j == 9:
-        return 27 - i
-    return 36 - j
-
-
-def _loop_tables():
-    # For a step along the wall tree (index crossing * 4 + direction): the vertical
-    # wall piece it passes as a packed (int, bit) - bit x of a row stands for the
-    # line left of square x - and the edge position it reaches, if on the edge.
-    segk = bytearray(256)
-    segb = [0] * 256
-    edge = bytearray(b"\xff" * 256)
-    for n in range(64):
-        i = n % 8 + 1
-        j = n // 8 + 1
-        for d in range(4):
-            k = n * 4 + d
-            if d == 0 or d == 2:
-                row = j if d == 0 else j - 1
-                segk[k] = row // 3
-                segb[k] = 1 << (i + 10 * (row % 3))
-            ei = i + (1 if d == 1 else -1 if d == 3 else 0)
-            ej = j + (1 if d == 0 else -1 if d == 2 else 0)
-            if ei in (0, 9) or ej in (0, 9):
-                edge[k] = _edge_position(ei, ej)
-    # The pieces of the left board edge between edge positions 0 and t, packed:
-    # the piece beside row j runs from position 35 - j to 36 - j.
-    cum = ([0] * 37, [0] * 37, [0] * 37)
-    for t in range(37):
-        for row in range(9):
-            if 35 - row < t:
-                cum[row // 3][t] |= 1 << (10 * (row % 3))
-    return bytes(segk), tuple(segb), bytes(edge), tuple(cum[0]), tuple(cum[1]), tuple(cum[2])
-
-
-_SEGK, _SEGB, _EDGEP, _CUM0, _CUM1, _CUM2 = _loop_tables()
+# For a step along the wall tree (index crossing * 4 + direction): the vertical
+# wall piece it passes as a packed (int, bit) - bit x of a row stands for the
+# line left of square x - and the edge position it reaches, if on the edge; and
+# the pieces of the left board edge between edge positions 0 and t, packed (the
+# piece beside row j runs from position 35 - j to 36 - j). Written out in tables.py.
+_SEGK, _SEGB, _EDGEP = tables.SEGK, tables.SEGB, tables.EDGEP
+_CUM0, _CUM1, _CUM2 = tables.CUM0, tables.CUM1, tables.CUM2
 
 def _reroot(par, pdir, n):
     """Make n the root of its wall tree by reversing the path to the old root."""
