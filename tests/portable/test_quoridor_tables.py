@@ -87,6 +87,21 @@ def test_the_wall_tree_tables_are_the_ones_the_board_gives():
             tables.CUM2) == _loop_tables()
 
 
+def test_the_square_and_crossing_tables_are_the_ones_the_board_gives():
+    edge = 64  # every point on the board edge
+    assert tables.K == bytes(s // 27 for s in range(81))
+    assert tables.BIT == tuple(1 << (s % 9 + 10 * (s // 9 % 3)) for s in range(81))
+    assert tables.END1 == bytes([edge if a % 8 == 0 else a - 1 for a in range(64)]
+                                + [edge if a < 8 else a - 8 for a in range(64)])
+    assert tables.END2 == bytes([edge if a % 8 == 7 else a + 1 for a in range(64)]
+                                + [edge if a >= 56 else a + 8 for a in range(64)])
+    assert tables.T1 == bytes([35 - a // 8 if a % 8 == 0 else 255 for a in range(64)]
+                              + [a % 8 + 1 if a < 8 else 255 for a in range(64)])
+    assert tables.T2 == bytes([10 + a // 8 if a % 8 == 7 else 255 for a in range(64)]
+                              + [26 - a % 8 if a >= 56 else 255 for a in range(64)])
+
+
 def test_the_engine_uses_the_written_out_tables():
     assert engine._CM1 is tables.CM1 and engine._SEGB is tables.SEGB
-    assert engine._CUM2 is tables.CUM2
+    assert engine._CUM2 is tables.CUM2 and engine._BIT is tables.BIT
+    assert engine._T2 is tables.T2 and engine._END1 is tables.END1

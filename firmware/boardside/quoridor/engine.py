@@ -38,8 +38,7 @@ from .notation import FENCE, FENCES, PASS, SQUARES
 
 # -- board packing for searches --------------------------------------------------
 # Square s = y * 9 + x lives in int K[s] (rows 0-2, 3-5, 6-8) at bit x + 10 * (y % 3).
-_K = bytes(s // 27 for s in range(81))
-_BIT = tuple(1 << (s % 9 + 10 * (s // 9 % 3)) for s in range(81))
+_K, _BIT = tables.K, tables.BIT  # (written out in tables.py)
 _ROW = 0x1FF
 
 # Goal lines as masks over (A, B, C), by direction of travel.
@@ -77,19 +76,13 @@ _EDGE = 64
 # bytearray's str methods (replace, count) are C on MicroPython 1.27 builds; a port
 # built without them takes the bytecode loop instead
 _REPLACE = hasattr(bytearray, "replace")
-_END1 = bytes([_EDGE if a % 8 == 0 else a - 1 for a in range(64)]
-              + [_EDGE if a < 8 else a - 8 for a in range(64)])
-_END2 = bytes([_EDGE if a % 8 == 7 else a + 1 for a in range(64)]
-              + [_EDGE if a >= 56 else a + 8 for a in range(64)])
+_END1, _END2 = tables.END1, tables.END2
 
 # Where a fence end on the board edge touches it, as a position around the edge:
 # counterclockwise from the a1 corner, one unit per square side (0..35).
 # A horizontal fence on file a starts on the left edge, one on file h ends on the
 # right edge; a vertical fence on rank 1 starts on the bottom, on rank 8 ends on top.
-_T1 = bytes([35 - a // 8 if a % 8 == 0 else 255 for a in range(64)]
-            + [a % 8 + 1 if a < 8 else 255 for a in range(64)])
-_T2 = bytes([10 + a // 8 if a % 8 == 7 else 255 for a in range(64)]
-            + [26 - a % 8 if a >= 56 else 255 for a in range(64)])
+_T1, _T2 = tables.T1, tables.T2
 
 
 # For a step along the wall tree (index crossing * 4 + direction): the vertical
