@@ -66,7 +66,7 @@ _DS = (9, 1, -9, -1)
 # Search masks M = [R0, R1, R2, U0, U1, U2, X0, X1]: R = may step right,
 # U = may step up inside a packed int, X = may step up from its top row to the
 # next int. A horizontal fence blocks two up-steps, a vertical one two right-steps.
-# (Written out in tables.py: working them out took ~20 ms at every import.)
+# (Written out in tables.py: working them out at every import was slow.)
 _CI1, _CM1, _CI2, _CM2 = tables.CI1, tables.CM1, tables.CI2, tables.CM2
 
 # Fence crossings: inner points are numbered like anchors (y * 8 + x is the point
