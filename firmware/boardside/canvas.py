@@ -80,6 +80,8 @@ _by_icon = {}
 
 def _char_image(ch):
     fb = _image(font.glyph(ch), font.WIDTH, font.HEIGHT)
+    if len(_by_char) >= IMAGE_CACHE:  # characters without a glyph of their own share one
+        _by_char.clear()
     _by_char[ch] = fb
     return fb
 

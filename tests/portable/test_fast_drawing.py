@@ -109,6 +109,11 @@ def test_text_and_icons_after_the_image_cache_starts_over():
             c.icon(8, 1, names[k % len(names)], 0x0000FF)
         assert fast.buf == plain.buf, k
     assert module._cached[0] <= module.IMAGE_CACHE
+    for k in range(2 * module.IMAGE_CACHE):  # characters without a glyph: one image
+        for c in (fast, plain):
+            c.text(0, 0, chr(0x100 + k), 0xFFFFFF)
+        assert fast.buf == plain.buf, k
+    assert len(module._by_char) <= module.IMAGE_CACHE
 
 
 def test_clear_blanks_every_byte_on_both_paths():
