@@ -86,6 +86,13 @@ class App:
         self.deferred = []
         self.sealer = None         # the shell's "write now": function() -> None
         self.reset_modes = []      # modes whose saved game did not fit (last restore)
+        # led_level() and sound_level() before dimming, and the idle time before the
+        # panel dims (minutes): looked up in the settings once per change of them
+        # (change_setting, restore: the only writers) instead of every frame, every
+        # cue and every quiet pass; None: look it up again
+        self._led = None
+        self._sound = None
+        self._dim = None
 
     # -- secrets ---------------------------------------------------------------
     def new_secret(self):
@@ -212,6 +219,7 @@ class App:
             store.pop(key, None)
         else:
             store[key] = value
+        self._led = self._sound = self._dim = None
         now = settings_registry.current(store, key, s, self.defaults)
         owner = key.partition(".")[0]
         try:
@@ -225,6 +233,8 @@ class App:
             else:
                 store.pop(key, None)
             raise
+        finally:
+            self._led = self._sound = self._dim = None
         for name in self.mode_names:
             m = self.instances.get(name)
             if m is not None and name != owner:
@@ -240,16 +250,24 @@ class App:
         """How bright the LEDs shine, in thousandths of full drive: the brightness
         setting, lowered while the panel is dimmed. (An int: the shell compares it
         every frame, and a float would be a heap object on the board.)"""
-        level = 10 * settings_registry.current(self.ctx.settings, "device.brightness",
-                                               BRIGHTNESS, self.defaults)
+        level = self._led
+        if level is None:
+            level = self._led = 10 * settings_registry.current(
+                self.ctx.settings, "device.brightness", BRIGHTNESS, self.defaults)
         return level // DIMMED if self.dimmed else level
 
     def sound_level(self):
         """The buzzer's volume, 1-5, or 0 with the sound off."""
-        store = self.ctx.settings
-        if not settings_registry.current(store, "device.sound", SOUND, self.defaults):
-            return 0
-        return settings_registry.current(store, "device.volume", VOLUME, self.defaults)
+        level = self._sound
+        if level is None:
+            store = self.ctx.settings
+            if not settings_registry.current(store, "device.sound", SOUND, self.defaults):
+                level = 0
+            else:
+                level = settings_registry.current(store, "device.volume", VOLUME,
+                                                  self.defaults)
+            self._sound = level
+        return level
 
     # -- idle dimming -------------------------------------------------------------
     def touch(self, now_ms):
@@ -303,8 +321,10 @@ class App:
             return
         if now_ms - self.last_input < MINUTE_MS:
             return  # the shortest idle time is a minute: no need to look further
-        minutes = settings_registry.current(self.ctx.settings, "device.idle_dim_min",
-                                            IDLE_DIM, self.defaults)
+        minutes = self._dim
+        if minutes is None:
+            minutes = self._dim = settings_registry.current(
+                self.ctx.settings, "device.idle_dim_min", IDLE_DIM, self.defaults)
         if not minutes or now_ms - self.last_input < minutes * MINUTE_MS:
             return
         if self.busy(now_ms):
@@ -340,7 +360,7 @@ class App:
         if self.current is None:
             self.menu_event(kind, button, now_ms)
             return
-        if self.unsealed() or self.deferred:
+        if self.secret_seq != self.sealed_seq or self.deferred:  # (unsealed())
             # a secret is not on flash yet: nothing may reach the mode (a peek, a
             # reveal) before it is; the write comes right after this pass's frame
             if len(self.deferred) < DEFERRED_MAX:
@@ -349,7 +369,9 @@ class App:
         self._deliver(kind, button, now_ms)
 
     def _deliver(self, kind, button, now_ms):
-        m = self.mode()
+        m = self.instances.get(self.current)  # (mode(), when it is loaded)
+        if m is None:
+            m = self.mode()
         if m.shake(now_ms) if kind == SHAKE else m.handle(kind, button, now_ms):
             self.dirty = True
             self.changed = True
@@ -399,11 +421,16 @@ class App:
             for kind, button in pending:
                 if self.current is not None:
                     self._deliver(kind, button, now_ms)
-        if self.current is not None and self.mode().tick(now_ms):
-            self.dirty = True
+        if self.current is not None:
+            m = self.instances.get(self.current)  # (mode(), when it is loaded)
+            if m is None:
+                m = self.mode()
+            if m.tick(now_ms):
+                self.dirty = True
         if self.settings_screen is not None and self.settings_screen.tick(now_ms):
             self.dirty = True
-        self._idle(now_ms)
+        if self.dimmed or now_ms - self.last_input >= MINUTE_MS:  # (_idle's first test)
+            self._idle(now_ms)
         return self.dirty
 
     _now = 0
@@ -417,7 +444,10 @@ class App:
         elif self.current is None:
             self.render_menu(canvas)
         else:
-            self.mode().render(canvas, now_ms)
+            m = self.instances.get(self.current)  # (mode(), when it is loaded)
+            if m is None:
+                m = self.mode()
+            m.render(canvas, now_ms)
 
     def render_menu(self, canvas):
         canvas.clear()
@@ -470,6 +500,7 @@ class App:
         if isinstance(settings, dict):
             self.ctx.settings.clear()
             self.ctx.settings.update(settings)
+            self._led = self._sound = self._dim = None
         self.instances = {}
         self.parked = {}
         self.reset_modes = []

@@ -71,6 +71,25 @@ _images = {}
 _cached = [0]
 IMAGE_CACHE = 96  # glyphs and icons in use at once; a fuller cache starts over
 SKIP = 0x100      # palette entry of "leave alone": no channel value can equal it
+# The same images by what text() and icon() are asked to draw (a character, an
+# icon's name): one lookup instead of the pattern's and its image's. They hold
+# the images of _images and start over with it.
+_by_char = {}
+_by_icon = {}
+
+
+def _char_image(ch):
+    fb = _image(font.glyph(ch), font.WIDTH, font.HEIGHT)
+    if len(_by_char) >= IMAGE_CACHE:  # characters without a glyph of their own share one
+        _by_char.clear()
+    _by_char[ch] = fb
+    return fb
+
+
+def _icon_image(name):
+    fb = _image(icons.ICONS[name], icons.SIZE, icons.SIZE)
+    _by_icon[name] = fb
+    return fb
 
 
 def _image(pattern, w, h):
@@ -82,6 +101,8 @@ def _image(pattern, w, h):
     if fb is None:
         if _cached[0] >= IMAGE_CACHE:
             _images.clear()
+            _by_char.clear()
+            _by_icon.clear()
             _cached[0] = 0
             size = _images[w << 8 | h] = {}
         fb = framebuf.FrameBuffer(bytearray(((3 * w + 3) // 4) * h), 3 * w, h,
@@ -121,9 +142,16 @@ class Canvas:
             self.palette_fb = framebuf.FrameBuffer(self.palette, 4, 1, framebuf.RGB565)
 
     def clear(self):
+        if self.bytes_fb is not None:
+            self.bytes_fb.fill(0)  # every frame starts with it: one C call
+            return
         self.fill(0)
 
     def fill(self, c):
+        r = c & 0xFF
+        if self.bytes_fb is not None and c == r * 0x010101:  # a grey: every byte the same
+            self.bytes_fb.fill(r)
+            return
         self._run(0, self.width * self.height, c)
 
     def _run(self, start, n, c):
@@ -162,6 +190,10 @@ class Canvas:
         x0 = x if x > 0 else 0
         x1 = x + w if x + w < self.width else self.width
         if x1 > x0:
+            r = c & 0xFF
+            if self.bytes_fb is not None and c == r * 0x010101:  # a grey: one C call
+                self.bytes_fb.fill_rect(3 * x0, y, 3 * (x1 - x0), 1, r)
+                return
             self._run(y * self.width + x0, x1 - x0, c)
 
     def vline(self, x, y, h, c):
@@ -195,11 +227,27 @@ class Canvas:
         x1 = x + w if x + w < width else width
         y0 = y if y > 0 else 0
         y1 = y + h if y + h < self.height else self.height
-        if x1 <= x0:
+        if x1 <= x0 or y1 <= y0:
+            return
+        r = c & 0xFF
+        if self.bytes_fb is not None and c == r * 0x010101:  # a grey: one C call
+            self.bytes_fb.fill_rect(3 * x0, y0, 3 * (x1 - x0), y1 - y0, r)
             return
         if x0 == 0 and x1 == width:  # whole rows: one run
-            if y1 > y0:
-                self._run(y0 * width, (y1 - y0) * width, c)
+            self._run(y0 * width, (y1 - y0) * width, c)
+            return
+        planes = self.planes
+        if planes is not None:  # (_run's fills, without a call per row)
+            r = (c >> 16) & 0xFF
+            g = (c >> 8) & 0xFF
+            b = c & 0xFF
+            n = x1 - x0
+            p0, p1, p2 = planes
+            for row in range(y0, y1):
+                start = row * width + x0
+                p0.fill_rect(0, start, 1, n, r)
+                p1.fill_rect(0, start, 1, n, g)
+                p2.fill_rect(0, start, 1, n, b)
             return
         for row in range(y0, y1):
             self._run(row * width + x0, x1 - x0, c)
@@ -265,11 +313,15 @@ class Canvas:
             pal[4] = (c >> 8) & 0xFF
             pal[6] = c & 0xFF
             pal_fb = self.palette_fb
+            advance = font.ADVANCE
             for ch in s:
-                view.blit(_image(font.glyph(ch), font.WIDTH, font.HEIGHT), 3 * x, y, SKIP,
-                          pal_fb)
-                x += font.ADVANCE
-            return text_width(s)
+                image = _by_char.get(ch)
+                if image is None:
+                    image = _char_image(ch)
+                view.blit(image, 3 * x, y, SKIP, pal_fb)
+                x += advance
+            n = len(s)
+            return n * advance - 1 if n else 0  # (text_width)
         for ch in s:
             self.bits(x, y, font.glyph(ch), font.WIDTH, font.HEIGHT, c)
             x += font.ADVANCE
@@ -279,6 +331,17 @@ class Canvas:
         return text_width(s)
 
     def icon(self, x, y, name, c):
+        view = self.bytes_fb
+        if view is not None:  # bits(), its image found by the icon's name
+            image = _by_icon.get(name)
+            if image is None:
+                image = _icon_image(name)
+            pal = self.palette
+            pal[2] = (c >> 16) & 0xFF
+            pal[4] = (c >> 8) & 0xFF
+            pal[6] = c & 0xFF
+            view.blit(image, 3 * x, y, SKIP, self.palette_fb)
+            return
         self.bits(x, y, icons.ICONS[name], icons.SIZE, icons.SIZE, c)
 
     def number(self, x, y, n, c):

@@ -63,11 +63,23 @@ class Mode:
     def setting(self, name, default=None):
         """A house rule in force: the stored value when it fits the ``settings`` table,
         else the table's default (``default`` only serves a name the table lacks)."""
-        v = self.ctx.settings.get(self.name + "." + name)
-        for s in self.settings:
-            if s.name == name:
-                return v if v is not None and s.valid(v) else s.default
-        return default if v is None else v
+        keys = self._setting_keys
+        if keys is None:
+            # once per mode: presses and frames read settings, and a key built from
+            # its parts, or a search of the table, on each read adds up
+            keys = self._setting_keys = {}
+            for s in self.settings:
+                if s.name not in keys:  # (the table's first of a name is the one used)
+                    keys[s.name] = (self.name + "." + s.name, s)
+        entry = keys.get(name)
+        if entry is None:
+            v = self.ctx.settings.get(self.name + "." + name)
+            return default if v is None else v
+        v = self.ctx.settings.get(entry[0])
+        s = entry[1]
+        return v if v is not None and s.valid(v) else s.default
+
+    _setting_keys = None  # name -> (full key, description): setting()'s table
 
     def emit(self, event):
         """Send an event to the host, tagged with this mode's name."""

@@ -68,6 +68,54 @@ def test_fast_canvas_draws_the_same_bytes_as_the_plain_one():
             assert fast.buf == plain.buf
 
 
+def test_greys_filled_in_one_call_draw_the_same_bytes_as_the_plain_path():
+    # a grey (every channel the same, black included) fills every byte of a run with
+    # one value: fill, fill_rect and hline take one call on the whole buffer for it;
+    # colours next to a grey take the path per channel
+    colours = (0x000000, 0xFFFFFF, 0x787878, 0xB0B0B0, 0x010101, 0x787879, 0x797878,
+               0x1787878, 0x800000)
+    for size in ((16, 16), (17, 5), (1, 1)):
+        fast = Canvas(size[0], size[1])
+        plain = Canvas(size[0], size[1], fast=False)
+        for c in colours:
+            for canvas in (fast, plain):
+                canvas.fill(c ^ 0x404040)
+                canvas.fill_rect(-2, 1, 5, 3, c)
+                canvas.fill_rect(2, -1, 9, 40, c)
+                canvas.fill_rect(0, 2, 40, 2, c)  # whole rows
+                canvas.fill_rect(3, 3, 0, 2, c)   # empty
+                canvas.hline(-1, 0, 4, c)
+                canvas.hline(5, size[1] - 1, 30, c)
+                canvas.hline(0, size[1], 3, c)    # below the canvas
+            assert fast.buf == plain.buf, (size, hex(c))
+            fast.fill(c)
+            plain.fill(c)
+            assert fast.buf == plain.buf, (size, hex(c))
+
+
+def test_text_and_icons_after_the_image_cache_starts_over():
+    # text() and icon() find their images by character and name; those lookups start
+    # over with the pattern cache, and draw what the plain path draws either way
+    from boardside import canvas as module
+
+    fast = Canvas(16, 16)
+    plain = Canvas(16, 16, fast=False)
+    names = sorted(icons.ICONS)
+    for k in range(3 * module.IMAGE_CACHE):
+        for c in (fast, plain):
+            c.clear()
+            c.bits(0, 0, k + 1, 4, 4, 0x00FF00)  # a new pattern each time fills the cache
+            c.text(1, 6, "A%d" % (k % 10), 0xFF8000)
+            c.icon(8, 1, names[k % len(names)], 0x0000FF)
+        assert fast.buf == plain.buf, k
+    assert module._cached[0] <= module.IMAGE_CACHE
+    for k in range(2 * module.IMAGE_CACHE):  # characters without a glyph: one image
+        for c in (fast, plain):
+            c.text(0, 0, chr(0x100 + k), 0xFFFFFF)
+        assert fast.buf == plain.buf, k
+    assert len(module._by_char) <= module.IMAGE_CACHE
+
+
 def test_clear_blanks_every_byte_on_both_paths():
     for fast in (True, False):
         c = Canvas(7, 5, fast=fast)

@@ -24,6 +24,23 @@ def test_the_panel_dims_after_the_idle_minutes():
     assert app.led_level() == 250 // 8
 
 
+def test_a_changed_idle_time_counts_at_once():
+    # the idle time is looked up again after a change, a restore, not at every pass
+    app = idle_app(5)
+    app.tick(2 * MINUTE)
+    assert not app.dimmed
+    app.change_setting("device.idle_dim_min", 2, 2 * MINUTE)
+    app.tick(2 * MINUTE + 5)
+    assert app.dimmed
+    app.restore({"modes": {}, "settings": {"device.idle_dim_min": 0}}, 0)  # never dims
+    app.dimmed = False
+    app.tick(60 * MINUTE)
+    assert not app.dimmed
+    app.restore({"modes": {}, "settings": {"device.idle_dim_min": 3}}, 0)
+    app.tick(60 * MINUTE + 5)
+    assert app.dimmed
+
+
 def test_the_waking_press_is_not_acted_on():
     app = idle_app(1)
     app.event("press", "a", 0)        # into Dice

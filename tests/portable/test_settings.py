@@ -199,3 +199,34 @@ def test_build_defaults_come_from_the_app():
     assert app.sound_level() == 0
     app.change_setting("device.sound", True, 0)
     assert app.sound_level() == 5
+
+
+def test_the_led_and_sound_levels_follow_a_restored_state():
+    # the app keeps both levels between changes (the shell asks every frame and cue):
+    # a state put back, as after a crash or a power cut, brings its own
+    app = App(TinyRng(1), 16, 16, defaults={"device.brightness": 40})
+    assert (app.led_level(), app.sound_level()) == (400, 3)
+    app.restore({"modes": {}, "settings": {"device.brightness": 10, "device.volume": 1}}, 0)
+    assert (app.led_level(), app.sound_level()) == (100, 1)
+    app.restore({"modes": {}, "settings": {"device.sound": False}}, 0)
+    assert (app.led_level(), app.sound_level()) == (400, 0)
+    app.change_setting("device.sound", None, 0)  # back to the default
+    assert app.sound_level() == 3
+    raises(ModeError, app.change_setting, "device.volume", 9, 0)  # refused: nothing changes
+    assert app.sound_level() == 3
+    app.dimmed = True
+    assert app.led_level() == 400 // 8
+
+
+def test_a_modes_setting_reads_the_store_at_every_call():
+    # Mode.setting keeps the full keys and the table's entries, not the values
+    app = App(TinyRng(1), 16, 16)
+    quoridor = app.mode("quoridor")
+    assert quoridor.setting("clock_s") == 0
+    app.ctx.settings["quoridor.clock_s"] = 120
+    assert quoridor.setting("clock_s") == 120
+    app.ctx.settings["quoridor.clock_s"] = "ten"  # does not fit: the table's default
+    assert quoridor.setting("clock_s") == 0
+    assert quoridor.setting("no_such_rule", 7) == 7
+    app.ctx.settings["quoridor.no_such_rule"] = 8  # a name the table lacks: as stored
+    assert quoridor.setting("no_such_rule", 7) == 8

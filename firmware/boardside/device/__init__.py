@@ -49,6 +49,11 @@ REBASE_QUIET_MS = 60000  # ...once no button has moved for this long (see rebase
 STORAGE_NOTICE_MS = 4000  # the files cannot be written: the icon at boot stays this long
 REFRESH_QUIET_MS = 150  # frames went out in part: the whole frame again after this long
 
+BIT = {BUTTONS[i]: 1 << i for i in range(len(BUTTONS))}  # a button's bit in Device.seen
+# read every pass: one name each instead of a lookup in the driver set too
+ticks_ms = drivers.ticks_ms
+ticks_diff = drivers.ticks_diff
+
 
 class EntropyRandom:
     """Random bits straight from the chip's entropy source (os.urandom: the RP2040's
@@ -68,6 +73,7 @@ class Device:
         self.hw = hw
         pull_up = hw.buttons_active_low
         self.pins = [drivers.input_pin(hw.buttons[b], pull_up) for b in BUTTONS]
+        self.pin_values = [p.value for p in self.pins]  # read every pass: bound once
         self.active = 0 if hw.buttons_active_low else 1
         self.edge = False      # a button's contact moved since the last pass (wait())
         # Buttons whose contact moved while the chip was stalled by a flash write (no
@@ -149,8 +155,8 @@ class Device:
         counts on across the wrap. It stays a small int (below 2**30), so arithmetic
         on it allocates nothing: past REBASE_MS it starts again from 0 at the next
         quiet moment (rebase())."""
-        t = drivers.ticks_ms()
-        self.now += drivers.ticks_diff(t, self.last_ticks)
+        t = ticks_ms()
+        self.now += ticks_diff(t, self.last_ticks)
         self.last_ticks = t
         return self.now
 
@@ -219,9 +225,10 @@ class Device:
         While a button's new level is being confirmed (its minimum press) the pass
         comes every millisecond, so a press counts as soon as it has held."""
         left = POLL_MS
-        for b in self.buttons.buttons:
-            if b.changing:
-                left = 1
+        if not self.at_rest:  # (at rest no button is changing)
+            for b in self.buttons.buttons:
+                if b.changing:
+                    left = 1
         while left > 0 and not self.edge:
             drivers.sleep_ms(1)
             left -= 1
@@ -246,7 +253,7 @@ class Device:
     def on_button(self, kind, button):
         # An app only hears about a button it saw pressed: no RELEASE of a press
         # that went to an app since restored, nothing from a jammed pad.
-        bit = 1 << BUTTONS.index(button)
+        bit = BIT[button]
         if kind == PRESS:
             if self.jammed:
                 return
@@ -262,12 +269,22 @@ class Device:
     def read_buttons(self, now):
         levels = self.levels
         active = self.active
+        if self.at_rest and not self.stalled and not self.pending:
+            # All up and settled at the last read (levels all False, not jammed): the
+            # idle loop's case, so it only looks for a pin that reads down.
+            for value in self.pin_values:
+                if value() == active:
+                    break
+            else:
+                return  # still all up: the debouncer has nothing to do
         i = 0
         down = 0
-        for p in self.pins:
-            levels[i] = p.value() == active
-            if levels[i]:
+        for value in self.pin_values:
+            if value() == active:
+                levels[i] = True
                 down += 1
+            else:
+                levels[i] = False
             i += 1
         # A hand flat on the pad, the box lying on its buttons: ignored until all
         # are released (the releases of presses already taken still go through).
@@ -284,10 +301,11 @@ class Device:
         if self.pending:
             self.settle_pending(levels, now)
         self.buttons.update_pressed(levels, now, self.button_sink)
-        rest = down == 0
-        for b in self.buttons.buttons:
-            if b.down or b.changing:
-                rest = False
+        rest = down == 0  # (a press pass has a button down: no need to look at each)
+        if rest:
+            for b in self.buttons.buttons:
+                if b.down or b.changing:
+                    rest = False
         self.at_rest = rest
 
     def after_stall(self, now):
@@ -432,29 +450,44 @@ class Device:
             self.report({"event": "save_failed", "error": repr(error)})
 
     def step(self):
-        """One pass of the main loop."""
-        now = self.clock()
+        """One pass of the main loop. An idle pass (nothing pressed, requested, drawn
+        or due) is most passes and may come between an edge and its press, so it
+        calls as little as it can: the clock inline, and save() and collect() only
+        when there is something for them to look at."""
+        t = ticks_ms()  # (clock(), inline)
+        now = self.now + ticks_diff(t, self.last_ticks)
+        self.now = now
+        self.last_ticks = t
         self.read_buttons(now)
-        if self.tilt.shaken(now):
+        if self.tilt.pin is not None and self.tilt.shaken(now):
             self.app.shake(now)
-        self.read_serial(now)
-        fault = self.app.fault
+        for _ in self.serial_poll(0):  # something to read (read_serial's first test)
+            self.read_serial(now)
+            break
+        app = self.app
+        fault = app.fault
         if fault is not None:
             raise fault
-        self.app.tick(now)
+        app.tick(now)
         if self.notice_icon is not None and now - self.notice_until >= 0:
             self.notice_icon = None
-            self.app.dirty = True
-        if self.app.dirty:
+            app.dirty = True
+        if app.dirty:
             self.show(now)
-        if self.app.outbox:
+        if app.outbox:
             self.flush_events()
-        self.buzzer.update(now)
+        if self.buzzer.next_ms >= 0:  # a cue sounds or is queued
+            self.buzzer.update(now)
         # Saves happen after the frame: the flash write (an erase can take 45-400 ms,
         # with no code running from flash meanwhile) never delays the picture, and
         # the frame already on its way goes on (DMA reads RAM).
-        self.save(now)
-        self.collect(now)
+        persist = self.persist
+        # Otherwise Persist.note() has nothing to write, and save() would only reset
+        # ``moved``, which after_stall() reads after a write, which resets it first.
+        if app.changed or persist.schedule.pending:
+            self.save(now)
+        if self.gc_debt or persist.writes != self.gc_writes:  # else no debt to collect
+            self.collect(now)
         if self.strip.partial and now - self.last_frame >= REFRESH_QUIET_MS:
             self.strip.refresh()  # the whole frame again (device/leds.py)
         if now >= REBASE_MS:
