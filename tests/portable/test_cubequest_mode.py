@@ -406,6 +406,28 @@ def test_a_release_roll_is_hidden_while_the_cube_tumbles():
     assert runs[0] == runs[1] and len(runs[0]) > 5
 
 
+def test_the_state_described_while_a_roll_is_hidden_is_the_game_before_it():
+    """Every field of the game described while the cube tumbles is the one before the
+    roll (the undo that was possible then included), whatever the roll comes to; the
+    verdict shows after."""
+    for draw in (SHADOW, FACE):
+        t = bout([draw], seal=False)
+        t.tap("a")                   # a flick: something to undo
+        t.to_item("release")
+        t.tap("a")
+        before = t.game.public()
+        assert before["can_undo"]
+        t.tap("a")                   # the roll
+        t.app.sealed(t.app.secret_seq)
+        assert t.mode.rolling()
+        s = t.state()
+        for key in before:
+            assert s[key] == before[key], key
+        assert s["view"] == "tumble" and s["rolling"] is True
+        t.wait(1000)
+        assert not t.mode.rolling() and t.state()["last"] != before["last"]
+
+
 def test_a_release_roll_needs_a_cube_of_that_type_in_play():
     t = bout(red={"striker": 4, "grunt": 12}, blue=ALL)
     release(t, "red", "helm")
