@@ -10,7 +10,7 @@ for every roll, so they cannot tell a value that is still hidden.
 """
 
 from boardside import cubequest as cq
-from boardside import icons
+from boardside import font, icons
 from boardside.canvas import DIM, GREEN, GREY, RED, WHITE, YELLOW, scale
 from boardside.cubequest import BLUE, FREEZE, HEALER, KING, KINDS, SKULK
 from boardside.cubequest import game as gm
@@ -67,6 +67,22 @@ TUMBLE = "tumble"
 COIN = "coin"
 
 
+# The fixed texts of the screens and the digits, each as one bit pattern
+# (font.pattern): drawn in one call instead of one a character.
+WORDS = {}
+
+
+def add_words(texts):
+    for t in texts:
+        if t:
+            WORDS[t] = font.pattern(t)
+
+
+add_words(ITEM_LABELS + NEXT_LABELS + END_LABELS + FIRST_LABELS + NAMES + tuple("0123456789")
+          + ("NEW?", "1ST?", "1ST", "MISS", "FRZ", "1 IN", "ROLL", "OFF", "END", "HEAL",
+             "BACK", "OUT", "Y", "N", "-"))
+
+
 class Screen:
     """Drawing in layout coordinates: the 16x16 layout, offset to the canvas's centre."""
 
@@ -76,7 +92,12 @@ class Screen:
         self.oy = (canvas.height - 16) // 2
 
     def text(self, x, y, s, colour):
-        self.c.text(self.ox + x, self.oy + y, s, colour)
+        p = WORDS.get(s)
+        if p is None:
+            self.c.text(self.ox + x, self.oy + y, s, colour)
+        else:
+            self.c.bits(self.ox + x, self.oy + y, p, len(s) * font.ADVANCE - 1, font.HEIGHT,
+                        colour)
 
     def right(self, y, s, colour):
         self.text(16 - self.c.text_width(s), y, s, colour)
@@ -104,12 +125,17 @@ class Screen:
             self.text(0, y, s, colour)
 
 
+_screens = [None]
+
+
 def draw(m, canvas, now_ms):
     canvas.clear()
     if canvas.width < 16 or canvas.height < 16:
         _small(m, canvas, now_ms)
         return
-    s = Screen(canvas)
+    s = _screens[0]
+    if s is None or s.c is not canvas:
+        s = _screens[0] = Screen(canvas)  # one per canvas, not one a frame
     if m.anim:
         if m.anim == COIN:
             _coin_spin(s, m, now_ms)
