@@ -74,13 +74,14 @@ PIPS = ("", "pips1", "pips2", "pips3", "pips4", "pips5", "pips6")
 
 # The escape screen's "-" and "=" (roll - used = left, at x 4 and 12) as one pattern
 # 11 pixels wide, the glyphs font.ADVANCE apart: drawn in one call, not two.
-ESCAPE_SIGNS = 0
-for _row in range(font.HEIGHT):
-    for _g in (font.glyph("-"), 0, font.glyph("=")):
-        _g = _g >> font.WIDTH * (font.HEIGHT - 1 - _row) & ((1 << font.WIDTH) - 1)
-        ESCAPE_SIGNS = ESCAPE_SIGNS << font.ADVANCE | _g << font.ADVANCE - font.WIDTH
-    ESCAPE_SIGNS >>= font.ADVANCE - font.WIDTH  # no gap after the last glyph
-del _row, _g
+ESCAPE_SIGNS = font.pattern("- =")
+# The screens' fixed texts and the digits, each as one bit pattern: one call to draw
+WORDS = {}
+for _t in (tuple(ITEM_LABELS.values()) + rules.SHORT + tuple("0123456789")
+           + ("NEW?", "P1", "P2", "TIE", "ROLL", "OUT", "A", "B", "FALL", "HOME", "+1", "?",
+              "Y", "N", "D8", "D6", "USB", "PC", "SET", "?!", "NEXT", "END")):
+    WORDS[_t] = font.pattern(_t)
+del _t
 
 REPORT = "report"
 FALL = "fall"
@@ -694,13 +695,17 @@ class QbertMode(Mode):
 
     # drawing in layout coordinates (offset to centre the 16x16 layout)
     def _text(self, x, y, s, colour):
-        self.c.text(self.ox + x, self.oy + y, s, colour)
+        p = WORDS.get(s)
+        if p is None:
+            self.c.text(self.ox + x, self.oy + y, s, colour)
+        else:  # a fixed text: one call
+            self.c.bits(self.ox + x, self.oy + y, p, text_width(s), font.HEIGHT, colour)
 
     def _right(self, y, s, colour, right=16):
-        self.c.text(self.ox + right - text_width(s), self.oy + y, s, colour)
+        self._text(right - text_width(s), y, s, colour)
 
     def _centre(self, y, s, colour):
-        self.c.text(self.ox + (16 - text_width(s)) // 2, self.oy + y, s, colour)
+        self._text((16 - text_width(s)) // 2, y, s, colour)
 
     def _icon(self, x, y, name, colour):
         self.c.icon(self.ox + x, self.oy + y, name, colour)
