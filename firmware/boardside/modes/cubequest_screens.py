@@ -129,13 +129,18 @@ _screens = [None]
 
 
 def draw(m, canvas, now_ms):
-    canvas.clear()
     if canvas.width < 16 or canvas.height < 16:
+        canvas.clear()
         _small(m, canvas, now_ms)
         return
     s = _screens[0]
     if s is None or s.c is not canvas:
         s = _screens[0] = Screen(canvas)  # one per canvas, not one a frame
+    g = m.game
+    if not m.anim and m.flash_until < 0 and m.view == "" and g.phase == gm.BOUT:
+        _bout_on_kept(s, m, canvas, now_ms)
+        return
+    canvas.clear()
     if m.anim:
         if m.anim == COIN:
             _coin_spin(s, m, now_ms)
@@ -231,9 +236,41 @@ def _score_dots(s, m):
             s.pixel(i * step if p == 0 else 15 - i * step, 5, colour(p))
 
 
-def _bout(s, m, now_ms):
-    """Whose turn (top), the flicks left and the extra flicks waiting (middle), the
-    action A does (bottom)."""
+# The bout's screen comes back on most presses with the same top line and icon: they
+# are drawn once into a kept copy of the canvas, copied in afterwards while nothing
+# they show changes (the key), and the rest is drawn on them (no part of it overlaps).
+_kept = [-1, None]  # the key, the canvas bytes
+
+
+def _bout_on_kept(s, m, canvas, now_ms):
+    g = m.game
+    score = g.score()
+    t = g.turn
+    key = ((((score[0] << 6 | score[1]) << 1 | t) << 3 | SPECIALS_INDEX[g.special]) << 6
+           | s.ox) << 6 | s.oy
+    kept = _kept[1]
+    if key == _kept[0] and len(kept) == len(canvas.buf):
+        canvas.buf[:] = kept
+    else:
+        canvas.clear()
+        _bout_top(s, m)
+        if kept is None or len(kept) != len(canvas.buf):
+            _kept[1] = bytearray(canvas.buf)
+        else:
+            kept[:] = canvas.buf
+        _kept[0] = key
+    _bout(s, m, now_ms, False)
+
+
+SPECIALS_INDEX = {}
+for _i in range(len(gm.SPECIALS)):
+    SPECIALS_INDEX[gm.SPECIALS[_i]] = _i
+del _i
+
+
+def _bout_top(s, m):
+    """The bout's screen without the numbers and the action: whose turn, the bouts won,
+    the flick or what the turn was spent on."""
     g = m.game
     t = g.turn
     s.text(0, 0, NAMES[t], colour(t))
@@ -243,6 +280,15 @@ def _bout(s, m, now_ms):
         s.icon(0, 6, FLICK_ICON, WHITE)
     else:
         s.icon(0, 6, icon, colour(t))
+
+
+def _bout(s, m, now_ms, top=True):
+    """Whose turn (top), the flicks left and the extra flicks waiting (middle), the
+    action A does (bottom); ``top`` False: without what _bout_top() draws."""
+    g = m.game
+    t = g.turn
+    if top:
+        _bout_top(s, m)
     left = 0 if g.hid else g.allowed() - g.flicks
     s.text(6, 6, str(left), WHITE if left else GREY)
     # extra flicks waiting for a next turn ("your opponent gets an extra flick on their
