@@ -17,13 +17,17 @@ def bits_for(sides):
     return k
 
 
+# bits_for() of the dice up to 64 sides, looked up on the press that rolls
+BITS = tuple(bits_for(s) for s in range(65))
+
+
 def roll(rng, sides):
     """A uniform integer in 1..sides by rejection sampling."""
     if sides < 1:
         raise ValueError("a die needs at least one side")
     if sides == 1:
         return 1
-    k = bits_for(sides)
+    k = BITS[sides] if sides < 65 else bits_for(sides)
     while True:
         v = rng.getrandbits(k)
         if v < sides:

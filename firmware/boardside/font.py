@@ -78,6 +78,20 @@ def glyph(ch):
     return g
 
 
+def pattern(s):
+    """The bit pattern of s as one image, len(s) * ADVANCE - 1 wide and HEIGHT high: the
+    pixels Canvas.text draws for s, for Canvas.bits to draw in one call instead of one
+    a character (worked out once for a fixed text: the number is not a small int)."""
+    p = 0
+    last = len(s) - 1
+    for row in range(HEIGHT):
+        for k in range(len(s)):
+            g = glyph(s[k]) >> WIDTH * (HEIGHT - 1 - row) & ((1 << WIDTH) - 1)
+            p = p << (WIDTH if k == last else ADVANCE) | (g << (0 if k == last else
+                                                                ADVANCE - WIDTH))
+    return p
+
+
 def turned(pattern, w=WIDTH, h=HEIGHT):
     """A w*h bit pattern turned half a turn (upside down): for a reader across the
     table."""

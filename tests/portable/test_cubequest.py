@@ -743,6 +743,24 @@ def test_undo_takes_back_reports_but_never_a_roll():
     assert g.defeated[RED][GRUNT] == 1
 
 
+def test_undo_puts_back_every_field_of_each_step_before():
+    """Each undo brings back the whole game as it was before the step it takes back,
+    as saved (to_dict), however many steps are taken back."""
+    g = in_bout(draws=[side(2)])
+    g.release_roll(RED, GRUNT)       # a roll in the log: undo keeps it
+    saved = []
+    for step in (lambda: g.flick(RED), lambda: g.report_defeated(BLUE, GRUNT),
+                 lambda: g.skulk_hides(RED), lambda: g.end_turn(RED),
+                 lambda: g.place_freezes(BLUE, 1), lambda: g.report_defeated(RED, KING)):
+        saved.append(g.to_dict())
+        step()
+    assert g.phase == gm.BOUT_OVER
+    while saved:
+        g.undo()
+        assert g.to_dict() == saved.pop()
+    refused(g, g.undo)
+
+
 def test_undo_brings_back_a_bout_ended_by_mistake():
     g = in_bout()
     g.report_defeated(RED, KING)

@@ -13,6 +13,7 @@ import json
 from boardside import cubequest as cq
 from boardside import icons
 from boardside.app import App
+from boardside.canvas import Canvas
 from boardside.cubequest import BLUE, GRUNT, HELM, RED, SKULK
 from boardside.mode import ModeError
 from boardside.modes import cubequest_screens as screens
@@ -404,6 +405,28 @@ def test_a_release_roll_is_hidden_while_the_cube_tumbles():
         t.tap("b")                   # the verdict seen: back to the bout
         assert t.state()["view"] == "bout"
     assert runs[0] == runs[1] and len(runs[0]) > 5
+
+
+def test_the_state_described_while_a_roll_is_hidden_is_the_game_before_it():
+    """Every field of the game described while the cube tumbles is the one before the
+    roll (the undo that was possible then included), whatever the roll comes to; the
+    verdict shows after."""
+    for draw in (SHADOW, FACE):
+        t = bout([draw], seal=False)
+        t.tap("a")                   # a flick: something to undo
+        t.to_item("release")
+        t.tap("a")
+        before = t.game.public()
+        assert before["can_undo"]
+        t.tap("a")                   # the roll
+        t.app.sealed(t.app.secret_seq)
+        assert t.mode.rolling()
+        s = t.state()
+        for key in before:
+            assert s[key] == before[key], key
+        assert s["view"] == "tumble" and s["rolling"] is True
+        t.wait(1000)
+        assert not t.mode.rolling() and t.state()["last"] != before["last"]
 
 
 def test_a_release_roll_needs_a_cube_of_that_type_in_play():
@@ -981,3 +1004,50 @@ def test_a_turn_spent_shows_its_move_and_waiting_extras_take_turns():
         t.wait(500)
         colours.update(t.lit(9, 16, 6, 11))
     assert colours == {RED_C, BLUE_C}
+
+
+def test_the_bouts_top_line_copied_from_its_kept_copy_is_the_one_drawn_afresh():
+    """The bout's screen keeps its top line and icon and copies them in while nothing
+    they show changes: every frame of a game played with random buttons is the frame
+    drawn from nothing, on a panel of 16x16 and a larger one."""
+    from ._support import TinyRng
+
+    buttons = ["a"] * 5 + ["b", "left", "right"] * 2 + ["b_long", "up", "down", ""]
+    kept = 0
+    scores = set()
+    for width, height, seed in ((16, 16, 5), (20, 18, 6)):
+        rng = TinyRng(seed)
+        app = App(TinyRng(seed + 10), width, height)
+        app.open("cubequest", 0)
+        mode = app.mode()
+        canvas = Canvas(width, height)
+        fresh = Canvas(width, height)
+        t = 0
+        for step in range(600):
+            button = buttons[rng.getrandbits(5) % len(buttons)]
+            t += (40, 300, 900, 1500)[rng.getrandbits(2)]
+            if button == "b_long":
+                mode.handle("press", "b", t)
+                mode.handle("long", "b", t + 700)
+                mode.handle("release", "b", t + 800)
+                t += 800
+            elif button:
+                mode.handle("press", button, t)
+                mode.handle("release", button, t + 30)
+            if step % 97 == 96 and mode.game.phase == "bout":
+                # a King knocked off (a bout won), the next bout: the score changes
+                loser = ("red", "blue")[rng.getrandbits(1)]
+                mode.command("defeated", {"player": loser, "cube": "king"}, t)
+                if mode.game.phase == "bout_over":
+                    mode.command("next_bout", {}, t)
+            mode.tick(t)
+            screens.draw(mode, canvas, t)
+            g = mode.game
+            if not mode.anim and mode.flash_until < 0 and mode.view == "" \
+                    and g.phase == "bout":
+                kept += 1
+                fresh.clear()
+                screens._bout(screens.Screen(fresh), mode, t)
+                assert canvas.buf == fresh.buf, step
+                scores.add(tuple(g.score()))
+    assert kept > 100 and len(scores) > 3

@@ -278,3 +278,26 @@ def test_blit_copies_a_canvas_clipped_on_both_paths():
                 inside = 0 <= i - x < 5 and 0 <= j - y < 4
                 want = src.get(i - x, j - y) if inside else 0x010203
                 assert plain.get(i, j) == want, (x, y, i, j)
+
+
+def test_a_text_drawn_as_one_pattern_is_the_text_drawn_a_character_at_a_time():
+    # font.pattern: the modes draw their fixed texts in one Canvas.bits call
+    from boardside.modes import cubequest_screens, dice, qbert
+
+    texts = ["", "A", "1ST?", "NO", "FLIK", "- =", "ab", "1 IN", "\x01Z"]
+    texts += sorted(cubequest_screens.WORDS) + sorted(qbert.WORDS)
+    for v in range(len(dice.NUMBERS)):
+        assert dice.NUMBERS[v] == font.pattern(str(v))
+    for words in (cubequest_screens.WORDS, qbert.WORDS):
+        for text in words:
+            assert words[text] == font.pattern(text)
+    for text in texts:
+        for fast in (True, False):
+            by_glyph = Canvas(17, 16, fast)
+            by_pattern = Canvas(17, 16, fast)
+            for x, y in ((0, 0), (-2, 3), (13, 11), (1, -1)):
+                by_glyph.text(x, y, text, 0x10FF80)
+                if text:
+                    by_pattern.bits(x, y, font.pattern(text), len(text) * font.ADVANCE - 1,
+                                    font.HEIGHT, 0x10FF80)
+            assert by_glyph.buf == by_pattern.buf, text

@@ -442,3 +442,53 @@ def test_refused_steps_change_nothing():
         seen.add(m.match.phase)
     assert refused > 50
     assert len(seen) >= 7, seen  # the walk got somewhere
+
+
+def test_a_header_copied_from_its_kept_copy_is_the_header_drawn_afresh():
+    """The screens of a turn keep their header (Q*bert's or Coily's icon, the pegs) and
+    copy it in while nothing it shows changes: every frame of a played match is the
+    frame drawn from nothing, on a panel of 16x16 and a larger one."""
+    from boardside.canvas import RED
+    from boardside.modes.qbert import UNVERIFIED_COLOUR
+
+    from ._support import TinyRng
+
+    buttons = ["a"] * 6 + ["b", "b_long", "left", "right", "up", "down", "a_long", ""]
+    kept = 0
+    for width, height, seed in ((16, 16, 3), (20, 18, 4)):
+        rng = TinyRng(seed)
+        ctx = Context(TinyRng(seed + 10), width, height)
+        mode = QbertMode(ctx)
+        canvas = Canvas(width, height)
+        fresh = Canvas(width, height)
+        t = 0
+        for step in range(500):
+            button = buttons[rng.getrandbits(5) % len(buttons)]
+            t += (40, 130, 450, 800)[rng.getrandbits(2)]
+            if button.endswith("_long"):
+                mode.handle("press", button[0], t)
+                mode.handle("long", button[0], t + 700)
+                mode.handle("release", button[0], t + 800)
+                t += 800
+            elif button:
+                mode.handle("press", button, t)
+                mode.handle("release", button, t + 30)
+            if rng.getrandbits(5) == 0:
+                mode.match.tube_reads += 1  # the walls turn cyan for both players
+            for dt in (0, 60):
+                mode.tick(t + dt)
+                mode.render(canvas, t + dt)
+                if mode._fixed_key() >= 0:
+                    kept += 1
+                fresh.clear()
+                mode.c = fresh
+                mode.t = t + dt
+                mode._render_full()
+                if mode.flash_until >= 0:
+                    mode._hline(0, 5, 16, RED)
+                if mode.match.unverified:
+                    mode._px(15, 5, UNVERIFIED_COLOUR)
+                mode.c = None
+                if width >= 16 and height >= 16:
+                    assert canvas.buf == fresh.buf, (step, mode.match.phase, mode.view)
+    assert kept > 100  # the kept header was used, on many screens

@@ -87,6 +87,9 @@ REASONS = (
 )
 
 
+screens.add_words([w for reason in REASONS for w in reason[1:]])
+
+
 def reason_words(message):
     for part, first, second in REASONS:
         if part in message:
@@ -175,8 +178,20 @@ class CubeQuestMode(Mode):
 
     # -- rolls ---------------------------------------------------------------------------
     def _before_roll(self):
-        # while the roll is hidden, the state described is the one before it
-        self.held = self.game.public() if self.animate else None
+        # while the roll is hidden, the state described is the one before it: kept as
+        # a snapshot, described only if asked (building the description is the dearer
+        # part, and the press's frame does not need it)
+        g = self.game
+        self.held = (g.snapshot(), len(g.undo_stack) > 0) if self.animate else None
+
+    def _held_public(self):
+        """public() of the game as it was before the hidden roll."""
+        state, can_undo = self.held
+        before = gm.Game(self.ctx.rng, setting=self.setting)
+        before.put_back(state)
+        d = before.public()
+        d["can_undo"] = can_undo
+        return d
 
     def _rolled(self, anim, kind, player):
         """A roll was made: its verdict shows after the animation (buttons) or at once
@@ -674,7 +689,7 @@ class CubeQuestMode(Mode):
     def describe(self):
         g = self.game
         if self.anim and self.held is not None:
-            d = dict(self.held)  # the roll is hidden while it tumbles
+            d = self._held_public()  # the roll is hidden while it tumbles
             d["view"] = self.anim
         else:
             d = g.public()

@@ -10,7 +10,7 @@ for every roll, so they cannot tell a value that is still hidden.
 """
 
 from boardside import cubequest as cq
-from boardside import icons
+from boardside import font, icons
 from boardside.canvas import DIM, GREEN, GREY, RED, WHITE, YELLOW, scale
 from boardside.cubequest import BLUE, FREEZE, HEALER, KING, KINDS, SKULK
 from boardside.cubequest import game as gm
@@ -67,6 +67,22 @@ TUMBLE = "tumble"
 COIN = "coin"
 
 
+# The fixed texts of the screens and the digits, each as one bit pattern
+# (font.pattern): drawn in one call instead of one a character.
+WORDS = {}
+
+
+def add_words(texts):
+    for t in texts:
+        if t:
+            WORDS[t] = font.pattern(t)
+
+
+add_words(ITEM_LABELS + NEXT_LABELS + END_LABELS + FIRST_LABELS + NAMES + tuple("0123456789")
+          + ("NEW?", "1ST?", "1ST", "MISS", "FRZ", "1 IN", "ROLL", "OFF", "END", "HEAL",
+             "BACK", "OUT", "Y", "N", "-"))
+
+
 class Screen:
     """Drawing in layout coordinates: the 16x16 layout, offset to the canvas's centre."""
 
@@ -76,7 +92,12 @@ class Screen:
         self.oy = (canvas.height - 16) // 2
 
     def text(self, x, y, s, colour):
-        self.c.text(self.ox + x, self.oy + y, s, colour)
+        p = WORDS.get(s)
+        if p is None:
+            self.c.text(self.ox + x, self.oy + y, s, colour)
+        else:
+            self.c.bits(self.ox + x, self.oy + y, p, len(s) * font.ADVANCE - 1, font.HEIGHT,
+                        colour)
 
     def right(self, y, s, colour):
         self.text(16 - self.c.text_width(s), y, s, colour)
@@ -104,12 +125,22 @@ class Screen:
             self.text(0, y, s, colour)
 
 
+_screens = [None]
+
+
 def draw(m, canvas, now_ms):
-    canvas.clear()
     if canvas.width < 16 or canvas.height < 16:
+        canvas.clear()
         _small(m, canvas, now_ms)
         return
-    s = Screen(canvas)
+    s = _screens[0]
+    if s is None or s.c is not canvas:
+        s = _screens[0] = Screen(canvas)  # one per canvas, not one a frame
+    g = m.game
+    if not m.anim and m.flash_until < 0 and m.view == "" and g.phase == gm.BOUT:
+        _bout_on_kept(s, m, canvas, now_ms)
+        return
+    canvas.clear()
     if m.anim:
         if m.anim == COIN:
             _coin_spin(s, m, now_ms)
@@ -205,9 +236,41 @@ def _score_dots(s, m):
             s.pixel(i * step if p == 0 else 15 - i * step, 5, colour(p))
 
 
-def _bout(s, m, now_ms):
-    """Whose turn (top), the flicks left and the extra flicks waiting (middle), the
-    action A does (bottom)."""
+# The bout's screen comes back on most presses with the same top line and icon: they
+# are drawn once into a kept copy of the canvas, copied in afterwards while nothing
+# they show changes (the key), and the rest is drawn on them (no part of it overlaps).
+_kept = [-1, None]  # the key, the canvas bytes
+
+
+def _bout_on_kept(s, m, canvas, now_ms):
+    g = m.game
+    score = g.score()
+    t = g.turn
+    key = ((((score[0] << 6 | score[1]) << 1 | t) << 3 | SPECIALS_INDEX[g.special]) << 6
+           | s.ox) << 6 | s.oy
+    kept = _kept[1]
+    if key == _kept[0] and len(kept) == len(canvas.buf):
+        canvas.buf[:] = kept
+    else:
+        canvas.clear()
+        _bout_top(s, m)
+        if kept is None or len(kept) != len(canvas.buf):
+            _kept[1] = bytearray(canvas.buf)
+        else:
+            kept[:] = canvas.buf
+        _kept[0] = key
+    _bout(s, m, now_ms, False)
+
+
+SPECIALS_INDEX = {}
+for _i in range(len(gm.SPECIALS)):
+    SPECIALS_INDEX[gm.SPECIALS[_i]] = _i
+del _i
+
+
+def _bout_top(s, m):
+    """The bout's screen without the numbers and the action: whose turn, the bouts won,
+    the flick or what the turn was spent on."""
     g = m.game
     t = g.turn
     s.text(0, 0, NAMES[t], colour(t))
@@ -217,6 +280,15 @@ def _bout(s, m, now_ms):
         s.icon(0, 6, FLICK_ICON, WHITE)
     else:
         s.icon(0, 6, icon, colour(t))
+
+
+def _bout(s, m, now_ms, top=True):
+    """Whose turn (top), the flicks left and the extra flicks waiting (middle), the
+    action A does (bottom); ``top`` False: without what _bout_top() draws."""
+    g = m.game
+    t = g.turn
+    if top:
+        _bout_top(s, m)
     left = 0 if g.hid else g.allowed() - g.flicks
     s.text(6, 6, str(left), WHITE if left else GREY)
     # extra flicks waiting for a next turn ("your opponent gets an extra flick on their

@@ -10,8 +10,8 @@ private ``read`` needs the setting dice.usb_peek, and every read turns the locks
 cyan for all to see and is kept with its time (``reads``).
 """
 
-from boardside import dice
-from boardside.canvas import CYAN, DIM, GREY, ORANGE, RED, WHITE, YELLOW, scale
+from boardside import dice, font
+from boardside.canvas import CYAN, DIM, GREY, ORANGE, RED, WHITE, YELLOW, scale, text_width
 from boardside.events import A, B, DOWN, LEFT, LONG, PRESS, RELEASE, REPEAT, RIGHT, UP
 from boardside.mode import Mode, ModeError
 from boardside.settings import Bool, need_bool, need_int
@@ -25,6 +25,14 @@ TUMBLE_COLOURS = tuple(scale(c, 1, 3) for c in DIE_COLOURS)
 PIPS = tuple("pips%d" % v for v in range(1, 7))  # the d6 faces' icons
 READ_COLOUR = CYAN  # the locks once a secret roll was read over USB
 READS_KEPT = 16     # the newest reads over USB, with their times
+DIE_NAMES = {}      # "d6" and the like, made once, not on every roll
+for _s in dice.STANDARD:
+    DIE_NAMES[_s] = "d%d" % _s
+del _s
+# a face's number and the label of the dice chosen, each as one bit pattern
+# (font.pattern): one call to draw instead of one a character
+NUMBERS = tuple(font.pattern(str(v)) for v in range(max(dice.STANDARD) + 1))
+LABELS = {}  # count * 100 + sides: (text, pattern), made when first shown
 
 
 class DiceMode(Mode):
@@ -54,7 +62,13 @@ class DiceMode(Mode):
 
     # -- actions -----------------------------------------------------------
     def roll(self, now_ms):
-        self.results = [dice.roll(self.ctx.rng, self.sides) for _ in range(self.count)]
+        # one die at a time (a loop: a comprehension using self would allocate a cell)
+        rng = self.ctx.rng
+        sides = self.sides
+        results = []
+        for _ in range(self.count):
+            results.append(dice.roll(rng, sides))
+        self.results = results
         self.rolls += 1
         self.rolling_until = now_ms + ROLL_MS
         self.next_tumble = now_ms
@@ -63,7 +77,7 @@ class DiceMode(Mode):
         self.read = 0
         if self.secret:
             self.ctx.new_secret()  # on flash before a peek or a reveal can show it
-        event = {"event": "roll", "mode": self.name, "die": "d%d" % self.sides,
+        event = {"event": "roll", "mode": self.name, "die": DIE_NAMES[self.sides],
                  "count": self.count}
         if not self.secret:
             event["results"] = self.results
@@ -198,8 +212,14 @@ class DiceMode(Mode):
         rolling = self.rolling_until >= 0
         if not self.results and not rolling:
             # which die and how many, before the first roll
-            label = "%dD%d" % (self.count, self.sides) if self.count > 1 else "D%d" % self.sides
-            canvas.text(max(0, (w - canvas.text_width(label)) // 2), 1, label, WHITE)
+            key = self.count * 100 + self.sides
+            label = LABELS.get(key)
+            if label is None:
+                text = ("%dD%d" % (self.count, self.sides) if self.count > 1
+                        else "D%d" % self.sides)
+                label = LABELS[key] = (text, font.pattern(text))
+            tw = text_width(label[0])
+            canvas.bits(max(0, (w - tw) // 2), 1, label[1], tw, font.HEIGHT, WHITE)
             canvas.icon((w - 5) // 2, h - 7, "die", DIM if not self.secret else GREY)
             if self.secret:
                 canvas.icon(w - 5, h - 5, "lock", RED)
@@ -220,19 +240,28 @@ class DiceMode(Mode):
             pass  # the sum would not fit legibly beside four dice
 
     def _cells(self, w, h):
-        if self.count == 1:
-            return [(0, 0, w, h)]
-        hw, hh = w // 2, h // 2
-        return [(0, 0, hw, hh), (hw, 0, w - hw, hh), (0, hh, hw, h - hh),
-                (hw, hh, w - hw, h - hh)]
+        # worked out once per canvas size and number of dice, not for every frame
+        key = (w << 16 | h) << 3 | self.count
+        if key != self._cells_key:
+            if self.count == 1:
+                self._cells_list = [(0, 0, w, h)]
+            else:
+                hw, hh = w // 2, h // 2
+                self._cells_list = [(0, 0, hw, hh), (hw, 0, w - hw, hh), (0, hh, hw, h - hh),
+                                    (hw, hh, w - hw, h - hh)]
+            self._cells_key = key
+        return self._cells_list
+
+    _cells_key = -1
+    _cells_list = None
 
     def _face(self, canvas, x, y, cw, ch, value, colour):
         if self.sides == 6:
             canvas.icon(x + (cw - 5) // 2, y + (ch - 5) // 2, PIPS[value - 1], colour)
             return
-        s = str(value)
-        tw = canvas.text_width(s)
-        canvas.text(x + max(0, (cw - tw) // 2), y + (ch - 5) // 2, s, colour)
+        tw = 3 if value < 10 else 7  # text_width(str(value)): one or two digits
+        canvas.bits(x + max(0, (cw - tw) // 2), y + (ch - 5) // 2, NUMBERS[value], tw,
+                    font.HEIGHT, colour)
 
     # -- state -------------------------------------------------------------
     def describe(self):

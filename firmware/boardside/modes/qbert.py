@@ -74,13 +74,14 @@ PIPS = ("", "pips1", "pips2", "pips3", "pips4", "pips5", "pips6")
 
 # The escape screen's "-" and "=" (roll - used = left, at x 4 and 12) as one pattern
 # 11 pixels wide, the glyphs font.ADVANCE apart: drawn in one call, not two.
-ESCAPE_SIGNS = 0
-for _row in range(font.HEIGHT):
-    for _g in (font.glyph("-"), 0, font.glyph("=")):
-        _g = _g >> font.WIDTH * (font.HEIGHT - 1 - _row) & ((1 << font.WIDTH) - 1)
-        ESCAPE_SIGNS = ESCAPE_SIGNS << font.ADVANCE | _g << font.ADVANCE - font.WIDTH
-    ESCAPE_SIGNS >>= font.ADVANCE - font.WIDTH  # no gap after the last glyph
-del _row, _g
+ESCAPE_SIGNS = font.pattern("- =")
+# The screens' fixed texts and the digits, each as one bit pattern: one call to draw
+WORDS = {}
+for _t in (tuple(ITEM_LABELS.values()) + rules.SHORT + tuple("0123456789")
+           + ("NEW?", "P1", "P2", "TIE", "ROLL", "OUT", "A", "B", "FALL", "HOME", "+1", "?",
+              "Y", "N", "D8", "D6", "USB", "PC", "SET", "?!", "NEXT", "END")):
+    WORDS[_t] = font.pattern(_t)
+del _t
 
 REPORT = "report"
 FALL = "fall"
@@ -672,18 +673,34 @@ class QbertMode(Mode):
     # The full layout is 16x16 (centred on larger grids): a header row (y 0-4) and two
     # body lines (y 6-10 and 11-15) of 4 characters or three 5x5 icons.
     def render(self, canvas, now_ms):
-        canvas.clear()
         self.c = canvas
         self.t = now_ms
         if canvas.width >= 16 and canvas.height >= 16:
             self.ox = (canvas.width - 16) // 2
             self.oy = (canvas.height - 16) // 2
-            self._render_full()
+            key = self._fixed_key()
+            if key < 0:
+                canvas.clear()
+                self._render_full()
+            elif key == self._fixed_at and len(self._fixed) == len(canvas.buf):
+                canvas.buf[:] = self._fixed  # the header, as drawn before
+                self._render_full(False)
+            else:
+                canvas.clear()
+                self._render_fixed()
+                fixed = self._fixed
+                if fixed is None or len(fixed) != len(canvas.buf):
+                    self._fixed = bytearray(canvas.buf)
+                else:
+                    fixed[:] = canvas.buf
+                self._fixed_at = key
+                self._render_full(False)
             if self.flash_until >= 0:
                 self._hline(0, 5, 16, RED)
             if self.match.unverified:
                 self._px(15, 5, UNVERIFIED_COLOUR)
         else:
+            canvas.clear()
             self.ox = self.oy = 0
             self._render_small()
             if self.flash_until >= 0:
@@ -692,15 +709,54 @@ class QbertMode(Mode):
                 canvas.pixel(0, canvas.height - 1, UNVERIFIED_COLOUR)
         self.c = None
 
+    # The screens of a turn (the tube, the nasty dice, the escape moves) open with the
+    # same header: Q*bert's or Coily's icon and the pegs. It is drawn once into a kept
+    # copy of the canvas, copied in afterwards while nothing it shows changes (the
+    # key), and the rest of the screen is drawn on it (no part of the rest overlaps it).
+    _fixed = None      # the kept canvas bytes
+    _fixed_at = -1     # the key they were drawn for
+
+    def _fixed_key(self):
+        """What the header of the screen shown depends on, as one int; -1: a screen
+        without the header kept."""
+        if self.view != "":
+            return -1
+        m = self.match
+        ph = m.phase
+        if ph == mt.NASTY:
+            icon = 1
+        elif ph == mt.ESCAPE or ph == mt.DROP or ph == mt.BONUS:
+            icon = 0
+        elif ph == mt.MOVE or ph == mt.REVEAL:
+            if self.peeking and not m.tube_shown and m.qbert == 2:
+                return -1  # the peek at the top edge: Q*bert's icon alone
+            icon = 0
+        else:
+            return -1
+        q = m.qbert
+        pegs = m.pegs[q - 1] if q else 0
+        return (((pegs << 2 | q) << 1 | icon) << 6 | self.ox) << 6 | self.oy
+
+    def _render_fixed(self):
+        """The header of the screen _fixed_key() names."""
+        if self.match.phase == mt.NASTY:
+            self._header("coily", CHARACTER_COLOURS[rules.COILY])
+        else:
+            self._header("qbert", QBERT_COLOUR)
+
     # drawing in layout coordinates (offset to centre the 16x16 layout)
     def _text(self, x, y, s, colour):
-        self.c.text(self.ox + x, self.oy + y, s, colour)
+        p = WORDS.get(s)
+        if p is None:
+            self.c.text(self.ox + x, self.oy + y, s, colour)
+        else:  # a fixed text: one call
+            self.c.bits(self.ox + x, self.oy + y, p, text_width(s), font.HEIGHT, colour)
 
     def _right(self, y, s, colour, right=16):
-        self.c.text(self.ox + right - text_width(s), self.oy + y, s, colour)
+        self._text(right - text_width(s), y, s, colour)
 
     def _centre(self, y, s, colour):
-        self.c.text(self.ox + (16 - text_width(s)) // 2, self.oy + y, s, colour)
+        self._text((16 - text_width(s)) // 2, y, s, colour)
 
     def _icon(self, x, y, name, colour):
         self.c.icon(self.ox + x, self.oy + y, name, colour)
@@ -735,7 +791,8 @@ class QbertMode(Mode):
         if q:
             self._right(0, str(m.pegs[q - 1]), PLAYER_COLOURS[q - 1])
 
-    def _render_full(self):
+    def _render_full(self, header=True):
+        """The 16x16 screen; ``header`` False: without the header (_fixed_key)."""
         v = self.view
         if v == REPORT:
             return self._full_report()
@@ -754,13 +811,14 @@ class QbertMode(Mode):
         if ph == mt.ROLLOFF:
             self._full_rolloff()
         elif ph == mt.DROP or ph == mt.MOVE or ph == mt.REVEAL:
-            self._full_tube()
+            self._full_tube(header)
         elif ph == mt.NASTY:
-            self._full_nasty()
+            self._full_nasty(header)
         elif ph == mt.ESCAPE:
-            self._full_escape()
+            self._full_escape(header)
         elif ph == mt.BONUS:
-            self._header("qbert", QBERT_COLOUR)
+            if header:
+                self._header("qbert", QBERT_COLOUR)
             self._icon(0, 6, "green_ball", CHARACTER_COLOURS[rules.GREEN_BALL])
             self._right(6, str(self.match.tube), ROLL_COLOUR)
             self._icon(0, 11, "qbert", QBERT_COLOUR)
@@ -806,13 +864,13 @@ class QbertMode(Mode):
             self.c.bits(self.ox + x_bottom, self.oy + y_bottom, g, font.WIDTH, font.HEIGHT,
                         PEEK_COLOUR)
 
-    def _full_tube(self):
+    def _full_tube(self, header=True):
         m = self.match
         ph = m.phase
         peek = self.peeking and not m.tube_shown
         if peek and m.qbert == 2:
             self._icon(0, 0, "qbert", QBERT_COLOUR)  # the top edge is the peek's
-        else:
+        elif header:
             self._header("qbert", QBERT_COLOUR)
         wall = READ_COLOUR if m.tube_reads else TUBE_COLOUR  # both players see a read
         c = self.c
@@ -860,9 +918,10 @@ class QbertMode(Mode):
                 self._fill(x, y, half, size, CHARACTER_COLOURS[f[0]])
                 self._fill(x + half, y, size - half, size, CHARACTER_COLOURS[f[1]])
 
-    def _full_nasty(self):
+    def _full_nasty(self, header=True):
         m = self.match
-        self._header("coily", CHARACTER_COLOURS[rules.COILY])
+        if header:
+            self._header("coily", CHARACTER_COLOURS[rules.COILY])
         if self._tumbling():
             f = self._frame_no()
             faces = self.faces()
@@ -890,9 +949,10 @@ class QbertMode(Mode):
         else:
             self._text(0, 11, rules.SHORT[m.mover], CHARACTER_COLOURS[m.mover])
 
-    def _full_escape(self):
+    def _full_escape(self, header=True):
         m = self.match
-        self._header("qbert", QBERT_COLOUR)
+        if header:
+            self._header("qbert", QBERT_COLOUR)
         self.c.bits(self.ox + 4, self.oy + 6, ESCAPE_SIGNS, 11, font.HEIGHT, GREY)
         self._text(0, 6, str(m.tube), ROLL_COLOUR)
         self._text(8, 6, str(m.used), WHITE)
