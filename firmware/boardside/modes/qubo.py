@@ -71,6 +71,7 @@ class QuboMode(Mode):
         self._ui_reset()
         self.field = 0           # the set-up item
         self.now = 0
+        self.backdrops = {}      # qubo_screens.backdrop(): what screens start from
 
     def _ui_reset(self):
         self.view = BOARD

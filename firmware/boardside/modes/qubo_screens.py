@@ -101,17 +101,38 @@ class Pen:
         self.c.pixel(self.ox + x, self.oy + y, colour)
 
 
+BACKDROPS_KEPT = 2  # the score board's and the entry's: the screens of every turn
+
+
+def backdrop(m, p, key, draw=None):
+    """Start the frame from what a screen shows whatever is entered on it (its
+    ``draw(m, p)`` on a cleared canvas, for the ``key`` of what it depends on): kept
+    from the last time and copied in (one memory copy), or drawn and kept."""
+    c = p.c
+    kept = m.backdrops
+    image = kept.get(key)
+    if image is not None and len(image) == len(c.buf):
+        c.buf[:] = image
+        return
+    c.clear()
+    if draw is not None:
+        draw(m, p)
+    if len(kept) >= BACKDROPS_KEPT:
+        kept.clear()
+    kept[key] = bytes(c.buf)
+
+
 def render(m, canvas, now_ms):
-    canvas.clear()
     if canvas.width >= 16 and canvas.height >= 16:
         p = Pen(canvas, (canvas.width - 16) // 2, (canvas.height - 16) // 2)
-        full(m, p)
+        full(m, p)  # (each screen clears the canvas or starts from its backdrop)
         if m.flash_until >= 0:
             # refused: a red cross on a black plate in the middle, for a moment
             p.fill(4, 4, 7, 7, BLACK)
             p.c.rect(p.ox + 4, p.oy + 4, 7, 7, RED)
             p.icon(5, 5, "cross", RED)
     else:
+        canvas.clear()
         small(m, canvas)
         if m.flash_until >= 0:
             canvas.pixel(canvas.width - 1, 0, RED)
@@ -123,7 +144,23 @@ def full(m, p):
     v = m.view
     if v == ENTRY:
         entry(m, p)
-    elif v == PASSING:
+        return
+    if v == BOARD and g.phase != qg.SETUP:
+        page = m.page
+        if g.phase == qg.OVER:
+            if page == 0:
+                p.c.clear()
+                result(m, p)
+                return
+            page -= 1
+        if page == 0:
+            board(m, p)
+        else:
+            p.c.clear()
+            player(m, p, page)
+        return
+    p.c.clear()
+    if v == PASSING:
         passing(m, p)
     elif v == MENU:
         menu(m, p)
@@ -137,19 +174,8 @@ def full(m, p):
         p.centre(0, "NEW?", WHITE)
         p.icon(5, 6, "star", YELLOW)
         yes_no(p)
-    elif g.phase == qg.SETUP:
-        setup(m, p)
     else:
-        page = m.page
-        if g.phase == qg.OVER:
-            if page == 0:
-                result(m, p)
-                return
-            page -= 1
-        if page == 0:
-            board(m, p)
-        else:
-            player(m, p, page)
+        setup(m, p)
 
 
 def yes_no(p):
@@ -167,21 +193,37 @@ def board(m, p):
     on = g.on_turn()
     over = g.phase == qg.OVER
     final = g.phase == qg.PLAY and t.final_end
+    backdrop(m, p, (BOARD, p.c.width, p.c.height, _seats(g)), strips)
     for i in range(g.players):
         x, y = CELLS[i]
-        c = COLOURS[g.colours[i]]
-        p.text(x, y, str(t.scores[i]), c)
+        p.text(x, y, str(t.scores[i]), COLOURS[g.colours[i]])
         if i + 1 == on:
             p.hline(x, y + 5, STRIP_W, TURN_COLOUR)
         elif over and i + 1 in t.winners:
             p.hline(x, y + 5, STRIP_W, WINNER_COLOUR)
-        p.bits(x, y + 6, STRIPS[g.colours[i]], STRIP_W, 2, c)
     if final:
         p.vline(7, 0, 16, FINAL_COLOUR)
         p.vline(15, 0, 16, FINAL_COLOUR)
         for turn in range(t.turns + 1, t.final_end):
             x, y = CELLS[g.player_of(turn) - 1]
             p.hline(x, y + 5, STRIP_W, FINAL_COLOUR)
+
+
+def _seats(g):
+    """The players' colours in seat order, as one small int (3 bits a seat)."""
+    seats = g.players
+    for i in range(g.players):
+        seats |= g.colours[i] << (3 + 3 * i)
+    return seats
+
+
+def strips(m, p):
+    """The score board's backdrop: two rows of each player's pattern."""
+    g = m.game
+    for i in range(g.players):
+        x, y = CELLS[i]
+        k = g.colours[i]
+        p.bits(x, y + 6, STRIPS[k], STRIP_W, 2, COLOURS[k])
 
 
 def player(m, p, who):
@@ -240,18 +282,25 @@ def entry(m, p):
     of each shape, under pictures of the shapes; a line under the column to change."""
     g = m.game
     who = g.on_turn()
-    c = colour(g, who)
     s = m.shapes
-    p.text(0, 0, "P%d" % who, c)
+    backdrop(m, p, (ENTRY, p.c.width, p.c.height, who, g.colours[who - 1]), shapes)
     points = qubo.points(s[0], s[1], s[2])
     p.right(0, "+%d" % points if points < 10 else str(points), WHITE)
-    p.fill(4, 8, 2, 2, c)    # small square
-    p.fill(7, 8, 4, 2, c)    # rectangle
-    p.fill(12, 6, 4, 4, c)   # large square
     p.hline(ENTRY_X[m.column], 10, 3, WHITE)
     p.text(0, 11, KIND_GLYPHS[m.kind], WHITE if m.column == 0 else GREY)
     for k in range(3):
         p.text(ENTRY_X[k + 1], 11, str(s[k]), WHITE if m.column == k + 1 else GREY)
+
+
+def shapes(m, p):
+    """The entry's backdrop: the player on turn, and the shapes in their colour."""
+    g = m.game
+    who = g.on_turn()
+    c = colour(g, who)
+    p.text(0, 0, "P%d" % who, c)
+    p.fill(4, 8, 2, 2, c)    # small square
+    p.fill(7, 8, 4, 2, c)    # rectangle
+    p.fill(12, 6, 4, 4, c)   # large square
 
 
 def passing(m, p):
