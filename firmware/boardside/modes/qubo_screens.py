@@ -12,6 +12,7 @@ told apart three ways, each enough alone: the colour, the colour's pattern
 
 from boardside import qubo
 from boardside.canvas import BLACK, DIM, GREEN, GREY, RED, WHITE, YELLOW
+from boardside.mode import ModeError
 from boardside.qubo import game as qg
 
 # The LED colour of each palette entry, as the canvas takes it.
@@ -101,28 +102,64 @@ class Pen:
         self.c.pixel(self.ox + x, self.oy + y, colour)
 
 
-BACKDROPS_KEPT = 2  # the score board's and the entry's: the screens of every turn
-
-
-def backdrop(m, p, key, draw=None):
-    """Start the frame from what a screen shows whatever is entered on it (its
-    ``draw(m, p)`` on a cleared canvas, for the ``key`` of what it depends on): kept
-    from the last time and copied in (one memory copy), or drawn and kept."""
+def backdrop(m, p, slot, key, draw, *args):
+    """Start the frame from a picture kept in the mode's ``slot`` (a screen's name),
+    drawn by ``draw(m, p, *args)`` on a cleared canvas for the ``key`` of everything
+    it depends on: copied in (one memory copy) when the key is the kept one, else
+    drawn and kept. ``ahead`` draws the next screen's picture at a quiet pass."""
     c = p.c
-    kept = m.backdrops
-    image = kept.get(key)
-    if image is not None and len(image) == len(c.buf):
-        c.buf[:] = image
+    kept = m.backdrops.get(slot)
+    if kept is not None and kept[0] == key:
+        c.buf[:] = kept[1]
         return
     c.clear()
-    if draw is not None:
-        draw(m, p)
-    if len(kept) >= BACKDROPS_KEPT:
-        kept.clear()
-    kept[key] = bytes(c.buf)
+    draw(m, p, *args)
+    m.backdrops[slot] = (key, bytes(c.buf))
+
+
+def ahead(m):
+    """At a quiet pass after a press: draw the picture the likely next press shows
+    (the entry of the player on turn, the scores once the turn as entered so far or
+    an undo is in, the next older entry of the history), so that the press only
+    copies it. Drawn on the canvas of the last frame, which is then put back as it
+    was: nothing is shown, and the next frame is drawn whole anyway."""
+    canvas = m.last_canvas
+    if canvas is None or canvas.width < 16 or canvas.height < 16:
+        return
+    g = m.game
+    v = m.view
+    if g.phase == qg.SETUP or g.phase == qg.OVER and v != MENU and v != HISTORY:
+        return
+    p = Pen(canvas, (canvas.width - 16) // 2, (canvas.height - 16) // 2)
+    shown = bytes(canvas.buf)
+    if v == BOARD:
+        _entry_backdrop(m, p)
+    elif v == ENTRY or v == PASSING:
+        try:
+            if v == ENTRY:
+                s = m.shapes
+                t = g.after(m.kind, s[0], s[1], s[2])
+            else:
+                t = g.after("pass")
+        except ModeError:
+            t = None  # refused: the entry's screen stays
+        if t is not None and not t.winners:  # (a win shows the result instead)
+            board_frame(m, p, t, qg.PLAY)
+    elif v == MENU:
+        item = m.items()[m.item]
+        if item == UNDO:
+            before = g.undone_tally()
+            if before is not None and not before.winners:
+                board_frame(m, p, before, qg.PLAY)
+        elif item == LOG and g.history:
+            history_frame(m, p, len(g.history) - 1)
+    elif v == HISTORY and m.at > 0:
+        history_frame(m, p, m.at - 1)
+    canvas.buf[:] = shown
 
 
 def render(m, canvas, now_ms):
+    m.last_canvas = canvas  # (ahead() draws on it)
     if canvas.width >= 16 and canvas.height >= 16:
         p = Pen(canvas, (canvas.width - 16) // 2, (canvas.height - 16) // 2)
         full(m, p)  # (each screen clears the canvas or starts from its backdrop)
@@ -189,22 +226,35 @@ def board(m, p):
     game is over). The final round: two grey lines down the board, and a grey line
     under the score of each player still to play after this turn."""
     g = m.game
-    t = g.tally
-    on = g.on_turn()
-    over = g.phase == qg.OVER
-    final = g.phase == qg.PLAY and t.final_end
-    backdrop(m, p, (BOARD, p.c.width, p.c.height, _seats(g)), strips)
+    board_frame(m, p, g.tally, g.phase)
+
+
+def board_frame(m, p, t, phase):
+    """The score board for tally ``t`` in ``phase``: kept whole (backdrop)."""
+    g = m.game
+    on = g.player_of(t.turns) if phase == qg.PLAY else 0  # (Game.on_turn)
+    over = phase == qg.OVER
+    final = t.final_end if phase == qg.PLAY else 0
+    key = (p.c.width, p.c.height, _seats(g), tuple(t.scores), on,
+           tuple(t.winners) if over else None, final, t.turns if final else 0)
+    backdrop(m, p, BOARD, key, _draw_board, t, on, over, final)
+
+
+def _draw_board(m, p, t, on, over, final):
+    g = m.game
     for i in range(g.players):
         x, y = CELLS[i]
-        p.text(x, y, str(t.scores[i]), COLOURS[g.colours[i]])
+        c = COLOURS[g.colours[i]]
+        p.text(x, y, str(t.scores[i]), c)
         if i + 1 == on:
             p.hline(x, y + 5, STRIP_W, TURN_COLOUR)
         elif over and i + 1 in t.winners:
             p.hline(x, y + 5, STRIP_W, WINNER_COLOUR)
+        p.bits(x, y + 6, STRIPS[g.colours[i]], STRIP_W, 2, c)
     if final:
         p.vline(7, 0, 16, FINAL_COLOUR)
         p.vline(15, 0, 16, FINAL_COLOUR)
-        for turn in range(t.turns + 1, t.final_end):
+        for turn in range(t.turns + 1, final):
             x, y = CELLS[g.player_of(turn) - 1]
             p.hline(x, y + 5, STRIP_W, FINAL_COLOUR)
 
@@ -215,15 +265,6 @@ def _seats(g):
     for i in range(g.players):
         seats |= g.colours[i] << (3 + 3 * i)
     return seats
-
-
-def strips(m, p):
-    """The score board's backdrop: two rows of each player's pattern."""
-    g = m.game
-    for i in range(g.players):
-        x, y = CELLS[i]
-        k = g.colours[i]
-        p.bits(x, y + 6, STRIPS[k], STRIP_W, 2, COLOURS[k])
 
 
 def player(m, p, who):
@@ -280,16 +321,20 @@ def setup(m, p):
 def entry(m, p):
     """This turn: the player, its points; the kind (+ placed, > moved) and how many
     of each shape, under pictures of the shapes; a line under the column to change."""
-    g = m.game
-    who = g.on_turn()
     s = m.shapes
-    backdrop(m, p, (ENTRY, p.c.width, p.c.height, who, g.colours[who - 1]), shapes)
+    _entry_backdrop(m, p)
     points = qubo.points(s[0], s[1], s[2])
     p.right(0, "+%d" % points if points < 10 else str(points), WHITE)
     p.hline(ENTRY_X[m.column], 10, 3, WHITE)
     p.text(0, 11, KIND_GLYPHS[m.kind], WHITE if m.column == 0 else GREY)
     for k in range(3):
         p.text(ENTRY_X[k + 1], 11, str(s[k]), WHITE if m.column == k + 1 else GREY)
+
+
+def _entry_backdrop(m, p):
+    g = m.game
+    who = g.on_turn()
+    backdrop(m, p, ENTRY, (p.c.width, p.c.height, who, g.colours[who - 1]), shapes)
 
 
 def shapes(m, p):
@@ -347,10 +392,22 @@ def menu(m, p):
 def history(m, p):
     """One entry: who and the round; what the turn formed; its points and the
     player's score after it."""
+    history_frame(m, p, m.at)
+
+
+def history_frame(m, p, at):
+    """Kept entry ``at`` on the history's screen: kept whole (backdrop)."""
     g = m.game
-    e = g.history[m.at]
+    e = g.history[at]
+    turns, scores = m.history_at(at)
+    score = scores[e[1] - 1] if e[1] else 0
+    backdrop(m, p, HISTORY, (p.c.width, p.c.height, _seats(g), e, turns, score),
+             _draw_history, e, turns, score)
+
+
+def _draw_history(m, p, e, turns, score):
+    g = m.game
     kind = e[0]
-    turns, scores = m.history_at(m.at)
     if kind == qg.PILE:
         p.text(0, 0, "PILE", WHITE)
         p.centre(6, str(e[2]), WHITE)
@@ -369,7 +426,7 @@ def history(m, p):
         p.text(0, 6, "%s%d%d%d" % (KIND_GLYPHS[qg.KINDS[kind]], e[2], e[3], e[4]), WHITE)
     points = qubo.points(e[2], e[3], e[4])
     p.text(0, 11, "+%d" % points if points < 10 else str(points), WHITE)
-    p.right(11, str(scores[e[1] - 1]), c)
+    p.right(11, str(score), c)
 
 
 def result(m, p):
