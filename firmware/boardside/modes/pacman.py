@@ -155,6 +155,7 @@ class PacManMode(Mode):
         self._cache = None           # (version, frenzy lines, legal ends)
         self._image = None
         self._top = None             # (lives, level, width) and the top row drawn for them
+        self._plates = {}            # the plates drawn (quoridor_board.plate)
         self._drawn = -1             # tick(): what the last frame showed
         self.editor = None           # the layout being edited (Editor)
         self._mini = None            # (text, Layout) the setup's small map shows
@@ -751,10 +752,10 @@ class PacManMode(Mode):
         if self.flash is not None:
             self._render_refusal(canvas, x, y)
         elif self.notice is not None:
-            plate(canvas, x, y, WHITE, self.notice[0], self.notice[1])
+            plate(canvas, x, y, WHITE, self.notice[0], self.notice[1], self._plates)
         else:
             # the device moved: its ghost on a plate, until the players look up
-            plate(canvas, x, y, WHITE, "ghost", colour)
+            plate(canvas, x, y, WHITE, "ghost", colour, self._plates)
 
     def _taken(self, s):
         g = self.game
@@ -784,7 +785,7 @@ class PacManMode(Mode):
     def _render_refusal(self, canvas, x, y):
         code, digit = self.flash[0], self.flash[3]
         icon, colour = REFUSALS.get(code, ("question", RED))
-        plate(canvas, x, y, colour, icon, colour)
+        plate(canvas, x, y, colour, icon, colour, self._plates)
         if icon is None:
             canvas.number(x + 2, y + 1, digit, colour)  # the squares the move takes
 
