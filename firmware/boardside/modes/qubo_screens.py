@@ -114,7 +114,11 @@ def backdrop(m, p, slot, key, draw, *args):
         return
     c.clear()
     draw(m, p, *args)
-    m.backdrops[slot] = (key, bytes(c.buf))
+    if kept is None or len(kept[1]) != len(c.buf):
+        m.backdrops[slot] = [key, bytearray(c.buf)]
+    else:  # (the slot's bytes used again: no new ones each time)
+        kept[0] = key
+        kept[1][:] = c.buf
 
 
 def ahead(m):
@@ -132,6 +136,8 @@ def ahead(m):
         return
     p = Pen(canvas, (canvas.width - 16) // 2, (canvas.height - 16) // 2)
     shown = bytes(canvas.buf)
+    if v != MENU and v != HISTORY:
+        m.backdrops.pop(HISTORY, None)  # back in play: the history's picture goes
     if v == BOARD:
         _entry_backdrop(m, p)
     elif v == ENTRY or v == PASSING:
