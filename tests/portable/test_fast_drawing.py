@@ -268,10 +268,17 @@ def test_a_board_frame_copied_from_those_kept_is_the_board_drawn_on_a_clear_canv
         if k == 2 * len(windows):
             fences = tuple(fences)[:2]  # fewer (a new game): drawn again
         same = tuple(f for f in fences)  # equal fences, another tuple (a restored game)
+        dots = ((2, 4), (6, 0), (0, 8))[:(k // 6) % 4]  # marks over the board, for a while
+
+        def marks(canvas, x, y):
+            for i, j in dots:
+                canvas.pixel(x + i, y + j, 0xFFF0D0)
+
         c = Canvas(16, 16)
         c.fill(0x123456)
-        kept.frame(c, ox, oy, same if k % 3 else fences)
+        kept.frame(c, ox, oy, same if k % 3 else fences, marks, len(dots))
         d = Canvas(16, 16)
         BoardImage(0x0000FF).draw(d, ox, oy, fences)
-        assert c.buf == d.buf, (k, ox, oy, fences)
+        marks(d, ox, oy)
+        assert c.buf == d.buf, (k, ox, oy, fences, dots)
     assert 0 < len(kept.frames) <= 4

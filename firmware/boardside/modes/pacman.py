@@ -703,7 +703,9 @@ class PacManMode(Mode):
         walk = self._pending_path if device else None
         head = walk[-1] if device else self._head()
         ox, oy = self._window(w, h, head)
-        self._board_image().frame(canvas, ox, oy, g.layout.fences)
+        # the board with the power pellets not eaten yet: kept for each window
+        self._board_image().frame(canvas, ox, oy, g.layout.fences, self._draw_pellets,
+                                  (g.layout.pellets, g.eaten))
         ready = self._ready()
         for k, line in ready[1] if ready is not None else ():
             _grooves(canvas, ox, oy, line, SIGHT_COLOURS[k])
@@ -717,14 +719,14 @@ class PacManMode(Mode):
         # (the squares' pixels straight from tables: a call fewer per piece)
         dot = canvas.pixel
         if self.hints and not device:
+            pellets = g.layout.pellets
+            left = []  # (a loop, not a comprehension: that would make g a closure cell)
+            for i in range(4):
+                if not (g.eaten >> i) & 1:
+                    left.append(pellets[i])
             for s in self._position()[2] or ():
-                dot(ox + SQUARE_X[s], oy + SQUARE_Y[s], HINT_COLOUR)
-        pellets = g.layout.pellets
-        eaten = g.eaten
-        for i in range(4):
-            if not (eaten >> i) & 1:
-                s = pellets[i]
-                dot(ox + SQUARE_X[s], oy + SQUARE_Y[s], PELLET_COLOUR)
+                if s not in left:  # (a pellet there shows over the hint)
+                    dot(ox + SQUARE_X[s], oy + SQUARE_Y[s], HINT_COLOUR)
         ghosts = g.ghosts
         for k in range(4):
             s = ghosts[k]
@@ -756,6 +758,13 @@ class PacManMode(Mode):
         else:
             # the device moved: its ghost on a plate, until the players look up
             plate(canvas, x, y, WHITE, "ghost", colour, self._plates)
+
+    def _draw_pellets(self, canvas, ox, oy):
+        g = self.game
+        pellets = g.layout.pellets
+        for i in range(4):
+            if not (g.eaten >> i) & 1:
+                draw_square(canvas, ox, oy, pellets[i], PELLET_COLOUR)
 
     def _taken(self, s):
         g = self.game

@@ -77,6 +77,7 @@ class BoardImage:
         self.drawn = None
         self.frames = {}        # frame(): the whole frame, by window
         self.frames_size = 0    # the canvas size (w << 16 | h) those frames are for
+        self.frames_marks = None  # and the key of the marks drawn over the board
 
     def draw(self, canvas, ox, oy, fences):
         """Blit the board with ``fences`` (names; a new list or tuple whenever they
@@ -101,10 +102,12 @@ class BoardImage:
         canvas.blit(board, ox, oy)
 
 
-    def frame(self, canvas, ox, oy, fences):
+    def frame(self, canvas, ox, oy, fences, marks=None, marks_key=None):
         """What draw() draws on a cleared canvas: the board at (ox, oy), black around
-        it. The whole frame is kept for the last few windows and copied in (one
-        memory copy; clearing and blitting are passes over the canvas in framebuf)."""
+        it, and ``marks(canvas, ox, oy)`` over it if given (marks that seldom change,
+        ``marks_key`` saying which: the same key, the same marks). The whole frame is
+        kept for the last few windows and copied in (one memory copy; clearing and
+        blitting are passes over the canvas in framebuf)."""
         frames = self.frames
         size = canvas.width << 16 | canvas.height
         if fences is not self.drawn:
@@ -112,9 +115,10 @@ class BoardImage:
                 frames.clear()  # other fences: draw() below brings the board up to date
             else:
                 self.drawn = fences  # the same fences again (a game restored)
-        if size != self.frames_size:
+        if size != self.frames_size or marks_key != self.frames_marks:
             frames.clear()
             self.frames_size = size
+            self.frames_marks = marks_key
         key = (ox + 512) << 10 | (oy + 512)
         image = frames.get(key)
         if image is not None:
@@ -122,6 +126,8 @@ class BoardImage:
             return
         canvas.clear()
         self.draw(canvas, ox, oy, fences)
+        if marks is not None:
+            marks(canvas, ox, oy)
         if len(frames) * len(canvas.buf) >= FRAMES_BYTES:
             frames.clear()
         frames[key] = bytes(canvas.buf)
