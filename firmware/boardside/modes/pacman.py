@@ -655,7 +655,8 @@ class PacManMode(Mode):
     def _position(self):
         """What the board shows besides the pieces, worked out once per position: the
         ghosts in frenzy with the squares of their line of sight, and the squares the
-        piece to move may end on."""
+        piece to move may end on (each once; not those of the pellets left, which show
+        there instead)."""
         cache = self._cache
         if cache is not None and cache[0] == self._version:
             return cache
@@ -679,7 +680,19 @@ class PacManMode(Mode):
                         line.append(t)
                         lines.append((k, line))
                         break
-        ends = None if g.winner is not None or g.by_device else g.legal_ends()
+        ends = None
+        if g.winner is None and not g.by_device:
+            # each square once, and none with a pellet left (the pellet shows there)
+            pellets = g.layout.pellets
+            ends = []
+            for s in g.legal_ends():
+                if s in ends:
+                    continue
+                for i in range(4):
+                    if pellets[i] == s and not (g.eaten >> i) & 1:
+                        break
+                else:
+                    ends.append(s)
         self._cache = cache = (self._version, lines, ends)
         return cache
 
@@ -719,14 +732,8 @@ class PacManMode(Mode):
         # (the squares' pixels straight from tables: a call fewer per piece)
         dot = canvas.pixel
         if self.hints and not device:
-            pellets = g.layout.pellets
-            left = []  # (a loop, not a comprehension: that would make g a closure cell)
-            for i in range(4):
-                if not (g.eaten >> i) & 1:
-                    left.append(pellets[i])
-            for s in self._position()[2] or ():
-                if s not in left:  # (a pellet there shows over the hint)
-                    dot(ox + SQUARE_X[s], oy + SQUARE_Y[s], HINT_COLOUR)
+            for s in self._position()[2] or ():  # (a pellet's square is not among them)
+                dot(ox + SQUARE_X[s], oy + SQUARE_Y[s], HINT_COLOUR)
         ghosts = g.ghosts
         for k in range(4):
             s = ghosts[k]
