@@ -301,3 +301,55 @@ def test_a_text_drawn_as_one_pattern_is_the_text_drawn_a_character_at_a_time():
                     by_pattern.bits(x, y, font.pattern(text), len(text) * font.ADVANCE - 1,
                                     font.HEIGHT, 0x10FF80)
             assert by_glyph.buf == by_pattern.buf, text
+
+
+def test_a_kept_plate_copied_in_is_the_plate_drawn_afresh():
+    from boardside.modes.quoridor_board import PLATE, PLATES_KEPT, plate
+
+    kept = {}
+    rng = TinyRng(5)
+    looks = ((0xFFFFFF, "heart", 0xFF0000), (0xFFC000, None, 0), (0xFF0000, "skull", 0xFF0000),
+             (0xFFFFFF, "ghost", 0x00FFFF), (0xFFFFFF, "ghost", 0xFFB000),
+             (0x0000FF, "pellet", 0xFFF0D0), (0xFFFFFF, "pacman", 0xFFFF00))
+    for k in range(3 * len(looks)):  # each look drawn, then again from what was kept
+        frame, icon, colour = looks[k % len(looks)]
+        for x, y in ((0, 1), (9, 9), (-3, 2), (12, -2), (5, 6)):
+            fast = Canvas(16, 16)
+            plain = Canvas(16, 16, fast=False)
+            for i in range(len(fast.buf)):
+                fast.buf[i] = plain.buf[i] = rng.getrandbits(8)
+            plate(fast, x, y, frame, icon, colour, kept)
+            plate(plain, x, y, frame, icon, colour)
+            assert fast.buf == plain.buf, (frame, icon, colour, x, y)
+            if 0 <= x + PLATE - 1 < 16 and 0 <= y + PLATE - 1 < 16:
+                assert plain.get(x + PLATE - 1, y + PLATE - 1) == frame  # its corner
+        assert len(kept) <= (PLATES_KEPT if MICROPYTHON else 0)
+
+
+def test_a_board_frame_copied_from_those_kept_is_the_board_drawn_on_a_clear_canvas():
+    from boardside.modes.quoridor_board import BoardImage
+
+    kept = BoardImage(0x0000FF)
+    fences = ("c5v", "f5v", "c6h")
+    windows = ((0, 1), (-1, 1), (0, -1), (-1, -1), (0, 1), (2, 3), (-1, -1), (0, 0))
+    for k in range(3 * len(windows)):
+        ox, oy = windows[k % len(windows)]
+        if k == len(windows):
+            fences = fences + ("a5h",)  # a fence more: the kept frames are of old fences
+        if k == 2 * len(windows):
+            fences = tuple(fences)[:2]  # fewer (a new game): drawn again
+        same = tuple(f for f in fences)  # equal fences, another tuple (a restored game)
+        dots = ((2, 4), (6, 0), (0, 8))[:(k // 6) % 4]  # marks over the board, for a while
+
+        def marks(canvas, x, y):
+            for i, j in dots:
+                canvas.pixel(x + i, y + j, 0xFFF0D0)
+
+        c = Canvas(16, 16)
+        c.fill(0x123456)
+        kept.frame(c, ox, oy, same if k % 3 else fences, marks, len(dots))
+        d = Canvas(16, 16)
+        BoardImage(0x0000FF).draw(d, ox, oy, fences)
+        marks(d, ox, oy)
+        assert c.buf == d.buf, (k, ox, oy, fences, dots)
+    assert 0 < len(kept.frames) <= 4

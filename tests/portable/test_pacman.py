@@ -359,6 +359,27 @@ def test_undo_goes_back_to_any_point():
     assert g.undo() == "e5-e6" and g.winner is None and g.lives == 1
 
 
+def test_a_listed_move_plays_as_the_same_move_written_any_other_way():
+    """A move as legal_moves() writes it is played without parsing it again (the
+    device's ghost, a walk on the pad): the same game as when it is parsed, and the
+    last move is as listed; a move written otherwise is still parsed and checked."""
+    listed = game(players=2)
+    parsed = game(players=2)
+    for k in range(12):
+        moves = listed.legal_moves()
+        move = moves[(5 * k) % len(moves)]
+        other = ("  " + move.upper() + " ") if k % 2 else move
+        assert listed.play(move) == parsed.play(other), (k, move)
+        assert listed.last_move == parsed.last_move == move
+        assert listed.state() == parsed.state() and listed.history == parsed.history
+        if k == 6:
+            assert listed.undo() == parsed.undo() == move
+            assert listed.last_move == parsed.last_move == listed.history[-1]
+    piece = listed.to_move
+    assert not listed.legal_moves()[0].endswith("pass")
+    refused(listed, "pass" if piece == "pacman" else piece + ":pass", "pass")
+
+
 def test_record_with_header_and_replay():
     g = scripted()
     for m in SCRIPT:

@@ -260,6 +260,27 @@ def test_undo_takes_back_the_last_entry_again_and_again():
     assert g.phase == "play"  # the deal stays: undo never draws a starting player again
 
 
+def test_after_and_undone_tally_tell_what_a_turn_and_an_undo_would_leave():
+    """after() is the tally a turn would leave, without entering it (refused as the
+    turn would be); undone_tally() the one undo() goes back to, once worked out."""
+    g = started(2, deck=20)
+    g.place(1, 1, 0)
+    t = g.after("place", 0, 0, 1)
+    assert (t.scores, t.turns, t.pile) == ([3, 3], 2, g.tally.pile - 1)
+    assert (g.tally.scores, g.tally.turns, len(g.history)) == ([3, 0], 1, 1)  # untouched
+    refused(g, g.after, "place", 10)
+    refused(g, g.after, "fly")
+    before = g.undone_tally()
+    assert (before.scores, before.turns) == ([0, 0], 0)
+    g.place(0, 0, 1)
+    g.undo()
+    assert g.undone_tally() is None  # a replay is needed first
+    assert not g.prepare_undo()
+    again = g.undone_tally()
+    assert (again.scores, again.turns) == ([0, 0], 0)
+    assert g.undo()["player"] == 1 and g.tally.scores == [0, 0]
+
+
 def test_undo_without_a_replay_takes_the_game_to_the_same_place():
     """undo() uses the tally before the last entry when it is known (after an entry,
     or prepared a share at a time at quiet moments) and replays the entries otherwise:

@@ -737,3 +737,99 @@ def test_restore_refuses_data_that_does_not_fit():
         assert "Qubo" in str(e), (data, e)
     m.restore(good)
     assert m.describe() == t.mode.describe()
+
+
+# -- the pictures drawn ahead (docs/performance.md) ----------------------------------------
+def test_a_quiet_pass_draws_the_next_press_picture_and_every_frame_stays_as_drawn_afresh():
+    """At a quiet pass after a press the mode draws what the likely next press shows
+    (the entry of the player on turn, the scores once the turn is in, the scores after
+    an undo, the newest and the next older history entry), on the canvas of the last
+    frame, which it puts back. The press then copies it in, and its frame is the one a
+    mode with nothing kept draws."""
+    t = Table()
+    t.act("setup", deck=30)
+    t.start(3)
+    m = t.mode
+    kept = m.backdrops
+    drawn = []
+    originals = {}
+    for name in ("_draw_board", "shapes", "_draw_history"):
+        def counted(*args, _name=name):
+            drawn.append(_name)
+            return originals[_name](*args)
+        originals[name] = getattr(screens, name)
+        setattr(screens, name, counted)
+
+    def quiet():
+        shown = bytes(t.frame().buf)
+        del drawn[:]
+        t.wait(150)  # quiet passes after the press (after an undo, the first one
+        t.wait(5)    # works out the next undo): the picture of the next press
+        assert bytes(t.app.canvas.buf) == shown  # the shown frame is put back
+
+    def same_as_afresh():
+        data = json.loads(json.dumps(m.save()))
+        other = Table()
+        other.app.instances["qubo"].restore(data)
+        assert not other.mode.backdrops
+        assert bytes(t.frame().buf) == bytes(other.frame().buf), t.state()["screen"]
+
+    def drawn_ahead(slot):
+        quiet()
+        assert len(drawn) == 1, (slot, drawn)  # one picture, for the next press
+        del drawn[:]
+        return bytes(kept[slot][1])
+
+    try:
+        for turn in range(9):
+            picture = drawn_ahead(screens.ENTRY)  # on the scores: this player's entry
+            t.tap("a")
+            t.frame()
+            assert t.state()["screen"] == "entry" and drawn == []  # copied, not drawn
+            same_as_afresh()
+            t.tap("up", turn % 2)  # a small square now and then: nobody reaches 10
+            picture = drawn_ahead(screens.BOARD)  # the scores with this turn in
+            t.tap("a")
+            assert t.state()["screen"] == "scores"
+            assert bytes(t.frame().buf) == picture and drawn == []
+            same_as_afresh()
+        t.hold("b")
+        assert t.state()["item"] == "UNDO"
+        picture = drawn_ahead(screens.BOARD)  # the scores once the last turn is undone
+        turns = m.game.tally.turns
+        t.tap("a")
+        assert m.game.tally.turns == turns - 1
+        assert bytes(t.frame().buf) == picture and drawn == []
+        same_as_afresh()
+        t.hold("b")
+        t.tap("left", 2)
+        assert t.state()["item"] == "HIST"
+        picture = drawn_ahead(screens.HISTORY)  # the newest entry
+        t.tap("a")
+        assert t.state()["history_at"]["n"] == 8
+        assert bytes(t.frame().buf) == picture and drawn == []
+        same_as_afresh()
+        for n in (7, 6, 5):
+            picture = drawn_ahead(screens.HISTORY)  # the next older one
+            t.tap("left")
+            assert t.state()["history_at"]["n"] == n
+            assert bytes(t.frame().buf) == picture and drawn == []
+            same_as_afresh()
+        del drawn[:]
+        t.tap("right")  # not drawn ahead: drawn on the press, as afresh
+        t.frame()
+        assert t.state()["history_at"]["n"] == 6 and drawn == ["_draw_history"]
+        same_as_afresh()
+        t.tap("b")
+        quiet()
+        assert screens.HISTORY not in kept  # back in play: the history's picture goes
+        # quick presses leave no quiet pass: each press draws its own picture
+        t.tap("a")
+        t.tap("up")
+        t.tap("a")
+        t.frame()
+        assert drawn == ["_draw_board"]
+        same_as_afresh()
+    finally:
+        for name in originals:
+            setattr(screens, name, originals[name])

@@ -52,6 +52,7 @@ FENCE_COLOUR = 0x0000FF    # the arcade maze's blue
 EATEN_COLOUR = 0x0000FF    # a ghost PAC-MAN ate: the arcade's frightened blue
 SLOT_COLOUR = DIM          # a power pellet not eaten yet, in the top row
 HINT_COLOUR = GREY         # where the piece may end its move
+SIGHT_COLOURS = tuple(scale(c, 1, 2) for c in GHOST_COLOURS)  # a frenzied ghost's sight
 
 STEP_MS = 300      # the device's ghost walks its path a square at a time
 CUE_MS = 1200      # "the device moved" shows this long on its plate
@@ -153,6 +154,8 @@ class PacManMode(Mode):
         self._version = 0            # bumped at every change of the position
         self._cache = None           # (version, frenzy lines, legal ends)
         self._image = None
+        self._top = None             # (lives, level, width) and the top row drawn for them
+        self._plates = {}            # the plates drawn (quoridor_board.plate)
         self._drawn = -1             # tick(): what the last frame showed
         self.editor = None           # the layout being edited (Editor)
         self._mini = None            # (text, Layout) the setup's small map shows
@@ -613,6 +616,9 @@ class PacManMode(Mode):
 
     # -- output --------------------------------------------------------------------------
     def render(self, canvas, now_ms):
+        if self.screen in GAME_SCREENS and not self.status:
+            self._render_game(canvas, now_ms)  # drawn over a kept frame of the board
+            return
         canvas.clear()
         if self.screen == SETUP:
             self._render_setup(canvas, now_ms)
@@ -649,7 +655,8 @@ class PacManMode(Mode):
     def _position(self):
         """What the board shows besides the pieces, worked out once per position: the
         ghosts in frenzy with the squares of their line of sight, and the squares the
-        piece to move may end on."""
+        piece to move may end on (each once; not those of the pellets left, which show
+        there instead)."""
         cache = self._cache
         if cache is not None and cache[0] == self._version:
             return cache
@@ -673,7 +680,19 @@ class PacManMode(Mode):
                         line.append(t)
                         lines.append((k, line))
                         break
-        ends = None if g.winner is not None or g.by_device else g.legal_ends()
+        ends = None
+        if g.winner is None and not g.by_device:
+            # each square once, and none with a pellet left (the pellet shows there)
+            pellets = g.layout.pellets
+            ends = []
+            for s in g.legal_ends():
+                if s in ends:
+                    continue
+                for i in range(4):
+                    if pellets[i] == s and not (g.eaten >> i) & 1:
+                        break
+                else:
+                    ends.append(s)
         self._cache = cache = (self._version, lines, ends)
         return cache
 
@@ -697,10 +716,12 @@ class PacManMode(Mode):
         walk = self._pending_path if device else None
         head = walk[-1] if device else self._head()
         ox, oy = self._window(w, h, head)
-        self._board_image().draw(canvas, ox, oy, g.layout.fences)
+        # the board with the power pellets not eaten yet: kept for each window
+        self._board_image().frame(canvas, ox, oy, g.layout.fences, self._draw_pellets,
+                                  (g.layout.pellets, g.eaten))
         ready = self._ready()
         for k, line in ready[1] if ready is not None else ():
-            _grooves(canvas, ox, oy, line, scale(GHOST_COLOURS[k], 1, 2))
+            _grooves(canvas, ox, oy, line, SIGHT_COLOURS[k])
         piece = g.piece
         colour = PACMAN_COLOUR if piece == 0 else GHOST_COLOURS[piece - 1]
         start = self._piece_square(piece)
@@ -708,19 +729,19 @@ class PacManMode(Mode):
             _grooves(canvas, ox, oy, walk, colour)
         elif self.path:
             _grooves(canvas, ox, oy, [start] + self.path, colour)
+        # (the squares' pixels straight from tables: a call fewer per piece)
+        dot = canvas.pixel
         if self.hints and not device:
-            for s in self._position()[2] or ():
-                draw_square(canvas, ox, oy, s, HINT_COLOUR)
-        pellets = g.layout.pellets
-        for i in range(4):
-            if not (g.eaten >> i) & 1:
-                draw_square(canvas, ox, oy, pellets[i], PELLET_COLOUR)
+            for s in self._position()[2] or ():  # (a pellet's square is not among them)
+                dot(ox + SQUARE_X[s], oy + SQUARE_Y[s], HINT_COLOUR)
+        ghosts = g.ghosts
         for k in range(4):
-            s = g.ghosts[k]
+            s = ghosts[k]
             if s != OFF and not (k + 1 == piece and (device or blink == 0)):
-                draw_square(canvas, ox, oy, s, GHOST_COLOURS[k])
+                dot(ox + SQUARE_X[s], oy + SQUARE_Y[s], GHOST_COLOURS[k])
         if piece != 0 or blink or self.path:
-            draw_square(canvas, ox, oy, g.pac, PACMAN_COLOUR)
+            s = g.pac
+            dot(ox + SQUARE_X[s], oy + SQUARE_Y[s], PACMAN_COLOUR)
         if device:
             # the device's ghost walks its path, a square at a time, then waits there
             n = len(walk) - 1
@@ -740,10 +761,17 @@ class PacManMode(Mode):
         if self.flash is not None:
             self._render_refusal(canvas, x, y)
         elif self.notice is not None:
-            plate(canvas, x, y, WHITE, self.notice[0], self.notice[1])
+            plate(canvas, x, y, WHITE, self.notice[0], self.notice[1], self._plates)
         else:
             # the device moved: its ghost on a plate, until the players look up
-            plate(canvas, x, y, WHITE, "ghost", colour)
+            plate(canvas, x, y, WHITE, "ghost", colour, self._plates)
+
+    def _draw_pellets(self, canvas, ox, oy):
+        g = self.game
+        pellets = g.layout.pellets
+        for i in range(4):
+            if not (g.eaten >> i) & 1:
+                draw_square(canvas, ox, oy, pellets[i], PELLET_COLOUR)
 
     def _taken(self, s):
         g = self.game
@@ -760,14 +788,20 @@ class PacManMode(Mode):
         below it are dots.)"""
         g = self.game
         w = canvas.width
+        key = g.lives << 16 | g.level << 8 | w
+        top = self._top
+        if top is not None and top[0] == key:
+            canvas.buf[:3 * w] = top[1]  # as drawn the last time: one copy
+            return
         canvas.hline(0, 0, w, 0)  # the board's window may reach up here
         canvas.hline(0, 0, min(g.lives, w - 5), PACMAN_COLOUR)
         canvas.hline(w - g.level, 0, g.level, PELLET_COLOUR)
+        self._top = (key, bytes(canvas.buf[:3 * w]))
 
     def _render_refusal(self, canvas, x, y):
         code, digit = self.flash[0], self.flash[3]
         icon, colour = REFUSALS.get(code, ("question", RED))
-        plate(canvas, x, y, colour, icon, colour)
+        plate(canvas, x, y, colour, icon, colour, self._plates)
         if icon is None:
             canvas.number(x + 2, y + 1, digit, colour)  # the squares the move takes
 
@@ -991,8 +1025,13 @@ def plate_spot(canvas, ox, oy, keep):
     return w - PLATE, h - PLATE
 
 
+# the pixel of each square (0-80) on the board's 17x17 image: rank 9 at the top
+SQUARE_X = bytes(2 * (s % 9) for s in range(81))
+SQUARE_Y = bytes(2 * (8 - s // 9) for s in range(81))
+
+
 def draw_square(canvas, ox, oy, s, c):
-    canvas.pixel(ox + 2 * (s % 9), oy + 2 * (8 - s // 9), c)
+    canvas.pixel(ox + SQUARE_X[s], oy + SQUARE_Y[s], c)
 
 
 def _grooves(canvas, ox, oy, squares, c):

@@ -33,7 +33,8 @@ from boardside.settings import Choice, need_bool, need_int, need_str
 
 CONFIRM_ARM_MS = 1000  # "new game?" takes no A sooner: a double tap must not wipe a game
 PREPARE_AFTER_MS = 100  # an undo's frame is out by then: work out the next undo ...
-PREPARE_STEP = 16       # ... replaying this many entries a pass (a few ms on the board)
+PREPARE_STEP = 16       # ... replaying this many entries a pass (a few ms on the board);
+#                         then the picture of the next press (qubo_screens.ahead)
 HISTORY_PAGE = 16      # entries per protocol reply at most
 HISTORY_DEFAULT = 8
 
@@ -71,6 +72,9 @@ class QuboMode(Mode):
         self._ui_reset()
         self.field = 0           # the set-up item
         self.now = 0
+        self.backdrops = {}      # qubo_screens.backdrop(): pictures kept, by screen
+        self.last_canvas = None  # the canvas of the last frame (qubo_screens.ahead)
+        self._ahead_at = -1      # when to draw the next press's picture; -1: done
 
     def _ui_reset(self):
         self.view = BOARD
@@ -218,6 +222,7 @@ class QuboMode(Mode):
     # -- buttons ---------------------------------------------------------------------------
     def handle(self, kind, button, now_ms):
         self.now = now_ms
+        self._ahead_at = now_ms + PREPARE_AFTER_MS
         if self._prepare_at >= 0:
             self._prepare_at = now_ms + PREPARE_AFTER_MS  # not in the pass of a press
         if button == B:
@@ -408,6 +413,10 @@ class QuboMode(Mode):
             # (docs/performance.md).
             if not self.game.prepare_undo(PREPARE_STEP):
                 self._prepare_at = -1
+        elif 0 <= self._ahead_at <= now_ms:
+            # then, at a quiet pass of its own, the picture the next press will show
+            self._ahead_at = -1
+            screens.ahead(self)
         if self.flash_until >= 0 and now_ms >= self.flash_until:
             self.flash_until = -1
             return True
@@ -416,6 +425,7 @@ class QuboMode(Mode):
     # -- protocol --------------------------------------------------------------------------
     def command(self, action, args, now_ms):
         self.now = now_ms
+        self._ahead_at = now_ms + PREPARE_AFTER_MS
         g = self.game
         extra = None
         if action == "status":
@@ -647,6 +657,7 @@ class QuboMode(Mode):
         self.view, self.page, self.field, self.kind = view, page, field, kind
         self.shapes, self.column, self.item, self.pile, self.at = shapes, column, item, pile, at
         self._prepare_at = 0  # the first quiet pass works out the undo
+        self._ahead_at = 0    # and the next press's picture
 
     # -- drawing ---------------------------------------------------------------------------
     def render(self, canvas, now_ms):

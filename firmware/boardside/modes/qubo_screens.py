@@ -12,6 +12,7 @@ told apart three ways, each enough alone: the colour, the colour's pattern
 
 from boardside import qubo
 from boardside.canvas import BLACK, DIM, GREEN, GREY, RED, WHITE, YELLOW
+from boardside.mode import ModeError
 from boardside.qubo import game as qg
 
 # The LED colour of each palette entry, as the canvas takes it.
@@ -101,17 +102,80 @@ class Pen:
         self.c.pixel(self.ox + x, self.oy + y, colour)
 
 
+def backdrop(m, p, slot, key, draw, *args):
+    """Start the frame from a picture kept in the mode's ``slot`` (a screen's name),
+    drawn by ``draw(m, p, *args)`` on a cleared canvas for the ``key`` of everything
+    it depends on: copied in (one memory copy) when the key is the kept one, else
+    drawn and kept. ``ahead`` draws the next screen's picture at a quiet pass."""
+    c = p.c
+    kept = m.backdrops.get(slot)
+    if kept is not None and kept[0] == key:
+        c.buf[:] = kept[1]
+        return
+    c.clear()
+    draw(m, p, *args)
+    if kept is None or len(kept[1]) != len(c.buf):
+        m.backdrops[slot] = [key, bytearray(c.buf)]
+    else:  # (the slot's bytes used again: no new ones each time)
+        kept[0] = key
+        kept[1][:] = c.buf
+
+
+def ahead(m):
+    """At a quiet pass after a press: draw the picture the likely next press shows
+    (the entry of the player on turn, the scores once the turn as entered so far or
+    an undo is in, the next older entry of the history), so that the press only
+    copies it. Drawn on the canvas of the last frame, which is then put back as it
+    was: nothing is shown, and the next frame is drawn whole anyway."""
+    canvas = m.last_canvas
+    if canvas is None or canvas.width < 16 or canvas.height < 16:
+        return
+    g = m.game
+    v = m.view
+    if g.phase == qg.SETUP or g.phase == qg.OVER and v != MENU and v != HISTORY:
+        return
+    p = Pen(canvas, (canvas.width - 16) // 2, (canvas.height - 16) // 2)
+    shown = bytes(canvas.buf)
+    if v != MENU and v != HISTORY:
+        m.backdrops.pop(HISTORY, None)  # back in play: the history's picture goes
+    if v == BOARD:
+        _entry_backdrop(m, p)
+    elif v == ENTRY or v == PASSING:
+        try:
+            if v == ENTRY:
+                s = m.shapes
+                t = g.after(m.kind, s[0], s[1], s[2])
+            else:
+                t = g.after("pass")
+        except ModeError:
+            t = None  # refused: the entry's screen stays
+        if t is not None and not t.winners:  # (a win shows the result instead)
+            board_frame(m, p, t, qg.PLAY)
+    elif v == MENU:
+        item = m.items()[m.item]
+        if item == UNDO:
+            before = g.undone_tally()
+            if before is not None and not before.winners:
+                board_frame(m, p, before, qg.PLAY)
+        elif item == LOG and g.history:
+            history_frame(m, p, len(g.history) - 1)
+    elif v == HISTORY and m.at > 0:
+        history_frame(m, p, m.at - 1)
+    canvas.buf[:] = shown
+
+
 def render(m, canvas, now_ms):
-    canvas.clear()
+    m.last_canvas = canvas  # (ahead() draws on it)
     if canvas.width >= 16 and canvas.height >= 16:
         p = Pen(canvas, (canvas.width - 16) // 2, (canvas.height - 16) // 2)
-        full(m, p)
+        full(m, p)  # (each screen clears the canvas or starts from its backdrop)
         if m.flash_until >= 0:
             # refused: a red cross on a black plate in the middle, for a moment
             p.fill(4, 4, 7, 7, BLACK)
             p.c.rect(p.ox + 4, p.oy + 4, 7, 7, RED)
             p.icon(5, 5, "cross", RED)
     else:
+        canvas.clear()
         small(m, canvas)
         if m.flash_until >= 0:
             canvas.pixel(canvas.width - 1, 0, RED)
@@ -123,7 +187,23 @@ def full(m, p):
     v = m.view
     if v == ENTRY:
         entry(m, p)
-    elif v == PASSING:
+        return
+    if v == BOARD and g.phase != qg.SETUP:
+        page = m.page
+        if g.phase == qg.OVER:
+            if page == 0:
+                p.c.clear()
+                result(m, p)
+                return
+            page -= 1
+        if page == 0:
+            board(m, p)
+        else:
+            p.c.clear()
+            player(m, p, page)
+        return
+    p.c.clear()
+    if v == PASSING:
         passing(m, p)
     elif v == MENU:
         menu(m, p)
@@ -137,19 +217,8 @@ def full(m, p):
         p.centre(0, "NEW?", WHITE)
         p.icon(5, 6, "star", YELLOW)
         yes_no(p)
-    elif g.phase == qg.SETUP:
-        setup(m, p)
     else:
-        page = m.page
-        if g.phase == qg.OVER:
-            if page == 0:
-                result(m, p)
-                return
-            page -= 1
-        if page == 0:
-            board(m, p)
-        else:
-            player(m, p, page)
+        setup(m, p)
 
 
 def yes_no(p):
@@ -163,10 +232,22 @@ def board(m, p):
     game is over). The final round: two grey lines down the board, and a grey line
     under the score of each player still to play after this turn."""
     g = m.game
-    t = g.tally
-    on = g.on_turn()
-    over = g.phase == qg.OVER
-    final = g.phase == qg.PLAY and t.final_end
+    board_frame(m, p, g.tally, g.phase)
+
+
+def board_frame(m, p, t, phase):
+    """The score board for tally ``t`` in ``phase``: kept whole (backdrop)."""
+    g = m.game
+    on = g.player_of(t.turns) if phase == qg.PLAY else 0  # (Game.on_turn)
+    over = phase == qg.OVER
+    final = t.final_end if phase == qg.PLAY else 0
+    key = (p.c.width, p.c.height, _seats(g), tuple(t.scores), on,
+           tuple(t.winners) if over else None, final, t.turns if final else 0)
+    backdrop(m, p, BOARD, key, _draw_board, t, on, over, final)
+
+
+def _draw_board(m, p, t, on, over, final):
+    g = m.game
     for i in range(g.players):
         x, y = CELLS[i]
         c = COLOURS[g.colours[i]]
@@ -179,9 +260,17 @@ def board(m, p):
     if final:
         p.vline(7, 0, 16, FINAL_COLOUR)
         p.vline(15, 0, 16, FINAL_COLOUR)
-        for turn in range(t.turns + 1, t.final_end):
+        for turn in range(t.turns + 1, final):
             x, y = CELLS[g.player_of(turn) - 1]
             p.hline(x, y + 5, STRIP_W, FINAL_COLOUR)
+
+
+def _seats(g):
+    """The players' colours in seat order, as one small int (3 bits a seat)."""
+    seats = g.players
+    for i in range(g.players):
+        seats |= g.colours[i] << (3 + 3 * i)
+    return seats
 
 
 def player(m, p, who):
@@ -238,20 +327,31 @@ def setup(m, p):
 def entry(m, p):
     """This turn: the player, its points; the kind (+ placed, > moved) and how many
     of each shape, under pictures of the shapes; a line under the column to change."""
-    g = m.game
-    who = g.on_turn()
-    c = colour(g, who)
     s = m.shapes
-    p.text(0, 0, "P%d" % who, c)
+    _entry_backdrop(m, p)
     points = qubo.points(s[0], s[1], s[2])
     p.right(0, "+%d" % points if points < 10 else str(points), WHITE)
-    p.fill(4, 8, 2, 2, c)    # small square
-    p.fill(7, 8, 4, 2, c)    # rectangle
-    p.fill(12, 6, 4, 4, c)   # large square
     p.hline(ENTRY_X[m.column], 10, 3, WHITE)
     p.text(0, 11, KIND_GLYPHS[m.kind], WHITE if m.column == 0 else GREY)
     for k in range(3):
         p.text(ENTRY_X[k + 1], 11, str(s[k]), WHITE if m.column == k + 1 else GREY)
+
+
+def _entry_backdrop(m, p):
+    g = m.game
+    who = g.on_turn()
+    backdrop(m, p, ENTRY, (p.c.width, p.c.height, who, g.colours[who - 1]), shapes)
+
+
+def shapes(m, p):
+    """The entry's backdrop: the player on turn, and the shapes in their colour."""
+    g = m.game
+    who = g.on_turn()
+    c = colour(g, who)
+    p.text(0, 0, "P%d" % who, c)
+    p.fill(4, 8, 2, 2, c)    # small square
+    p.fill(7, 8, 4, 2, c)    # rectangle
+    p.fill(12, 6, 4, 4, c)   # large square
 
 
 def passing(m, p):
@@ -298,10 +398,22 @@ def menu(m, p):
 def history(m, p):
     """One entry: who and the round; what the turn formed; its points and the
     player's score after it."""
+    history_frame(m, p, m.at)
+
+
+def history_frame(m, p, at):
+    """Kept entry ``at`` on the history's screen: kept whole (backdrop)."""
     g = m.game
-    e = g.history[m.at]
+    e = g.history[at]
+    turns, scores = m.history_at(at)
+    score = scores[e[1] - 1] if e[1] else 0
+    backdrop(m, p, HISTORY, (p.c.width, p.c.height, _seats(g), e, turns, score),
+             _draw_history, e, turns, score)
+
+
+def _draw_history(m, p, e, turns, score):
+    g = m.game
     kind = e[0]
-    turns, scores = m.history_at(m.at)
     if kind == qg.PILE:
         p.text(0, 0, "PILE", WHITE)
         p.centre(6, str(e[2]), WHITE)
@@ -320,7 +432,7 @@ def history(m, p):
         p.text(0, 6, "%s%d%d%d" % (KIND_GLYPHS[qg.KINDS[kind]], e[2], e[3], e[4]), WHITE)
     points = qubo.points(e[2], e[3], e[4])
     p.text(0, 11, "+%d" % points if points < 10 else str(points), WHITE)
-    p.right(11, str(scores[e[1] - 1]), c)
+    p.right(11, str(score), c)
 
 
 def result(m, p):

@@ -7,6 +7,11 @@ rank 9 is the top row. A fence covers three pixels of a groove.
 """
 
 from boardside.canvas import BLACK, DIM, RED, Canvas
+
+try:
+    import framebuf
+except ImportError:  # CPython: plate() draws each time
+    framebuf = None
 from boardside.quoridor.notation import FILES, RANKS
 
 SIZE = 17                   # pixels across the board: 9 squares, 8 grooves
@@ -16,6 +21,8 @@ BLINK_MS = 400
 FLASH_MS = 1500             # a refusal's icon shows this long
 PLATE = 7                   # a refusal's framed icon: 7x7 pixels
 SQUARE_ROW = int("10101010101010101", 2)  # the squares of one rank, 17 pixels wide
+FRAMES_BYTES = 3072         # BoardImage.frame() keeps whole frames up to this size (four
+#                             16x16 windows: the board pans a rank and a file at a time)
 
 # What an illegal entry shows: icon and colour per rule (documented in README)
 REASONS = {
@@ -68,6 +75,9 @@ class BoardImage:
         self.fence_colour = fence_colour
         self.canvas = None
         self.drawn = None
+        self.frames = {}        # frame(): the whole frame, by window
+        self.frames_size = 0    # the canvas size (w << 16 | h) those frames are for
+        self.frames_marks = None  # and the key of the marks drawn over the board
 
     def draw(self, canvas, ox, oy, fences):
         """Blit the board with ``fences`` (names; a new list or tuple whenever they
@@ -92,6 +102,37 @@ class BoardImage:
         canvas.blit(board, ox, oy)
 
 
+    def frame(self, canvas, ox, oy, fences, marks=None, marks_key=None):
+        """What draw() draws on a cleared canvas: the board at (ox, oy), black around
+        it, and ``marks(canvas, ox, oy)`` over it if given (marks that seldom change,
+        ``marks_key`` saying which: the same key, the same marks). The whole frame is
+        kept for the last few windows and copied in (one memory copy; clearing and
+        blitting are passes over the canvas in framebuf)."""
+        frames = self.frames
+        size = canvas.width << 16 | canvas.height
+        if fences is not self.drawn:
+            if fences != self.drawn:
+                frames.clear()  # other fences: draw() below brings the board up to date
+            else:
+                self.drawn = fences  # the same fences again (a game restored)
+        if size != self.frames_size or marks_key != self.frames_marks:
+            frames.clear()
+            self.frames_size = size
+            self.frames_marks = marks_key
+        key = (ox + 512) << 10 | (oy + 512)
+        image = frames.get(key)
+        if image is not None:
+            canvas.buf[:] = image
+            return
+        canvas.clear()
+        self.draw(canvas, ox, oy, fences)
+        if marks is not None:
+            marks(canvas, ox, oy)
+        if len(frames) * len(canvas.buf) >= FRAMES_BYTES:
+            frames.clear()
+        frames[key] = bytes(canvas.buf)
+
+
 def plate_corner(canvas, cx, cy, top=0):
     """Where a framed icon goes: the corner away from square (cx, cy), at or below
     row ``top``."""
@@ -100,8 +141,31 @@ def plate_corner(canvas, cx, cy, top=0):
     return x, y
 
 
-def plate(canvas, x, y, frame, icon=None, colour=0):
-    """A framed icon on a black plate, so that it reads over the board."""
+PLATES_KEPT = 6   # plate(): the plates a mode keeps drawn (a few icons and colours)
+
+
+def plate(canvas, x, y, frame, icon=None, colour=0, kept=None):
+    """A framed icon on a black plate, so that it reads over the board. Every pixel of
+    the plate is its own, so with a dict ``kept`` (the mode's) it is drawn once into
+    an image of its size, kept for the next frames, and copied in: one blit instead
+    of a fill, a frame and an icon (with framebuf; without it, drawn each time)."""
+    view = canvas.bytes_fb
+    if kept is None or view is None:
+        _draw_plate(canvas, x, y, frame, icon, colour)
+        return
+    key = (frame, icon, colour)
+    image = kept.get(key)
+    if image is None:
+        if len(kept) >= PLATES_KEPT:
+            kept.clear()
+        drawn = Canvas(PLATE, PLATE)
+        _draw_plate(drawn, 0, 0, frame, icon, colour)
+        image = kept[key] = framebuf.FrameBuffer(bytearray(drawn.buf), 3 * PLATE, PLATE,
+                                                 framebuf.GS8)
+    view.blit(image, 3 * x, y)
+
+
+def _draw_plate(canvas, x, y, frame, icon, colour):
     canvas.fill_rect(x, y, PLATE, PLATE, BLACK)
     canvas.rect(x, y, PLATE, PLATE, frame)
     if icon is not None:

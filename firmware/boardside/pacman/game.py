@@ -149,6 +149,7 @@ class PacMan:
         self._undo = []
         self._legal = None   # codes of the legal moves, once listed
         self._names = None   # and their notation
+        self._last_name = None  # the last move's notation, when known without writing it
         self.eaten = 0       # bit i: pellet i of the layout was eaten
         self.lives = r["lives"]
         self.winner = None
@@ -222,7 +223,10 @@ class PacMan:
     def last_move(self):
         """The last move played, as notation (None before the first): history[-1]
         without writing out every move, for a device that shows each move."""
-        return self._name(self._history[-1]) if self._history else None
+        if not self._history:
+            return None
+        name = self._last_name
+        return name if name is not None else self._name(self._history[-1])
 
     @property
     def moves_played(self):
@@ -354,7 +358,16 @@ class PacMan:
         ("caught", ghost letter) a life lost, ("round", lives left) a new round,
         ("won", "pacman" or "ghosts"), ("frenzy", ghost letter) the ghost moved in
         frenzy."""
-        code = self._checked(move)
+        names = self._names
+        if names is not None and move in names:
+            # written as legal_moves() writes it (the device's ghost; a walk entered on
+            # the pad, once a quiet pass listed the moves): legal, its code known without
+            # parsing, and last_move needs no writing
+            code = self._legal[names.index(move)]
+            self._last_name = move
+        else:
+            code = self._checked(move)
+            self._last_name = None
         self._undo.append(self.pac | self.ghosts[0] << 7 | self.ghosts[1] << 14
                           | self.ghosts[2] << 21)
         f = self.facing
@@ -376,6 +389,7 @@ class PacMan:
         if not self._history:
             return None
         code = self._history.pop()
+        self._last_name = None
         u = self._undo
         s2 = u.pop()
         s1 = u.pop()

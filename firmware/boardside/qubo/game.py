@@ -415,16 +415,30 @@ class Game:
     def preview(self, kind, small=0, rect=0, large=0):
         """What a turn would do, without entering it: {"points", "score", "wins",
         "last_card", "ends"}. ModeError if it would be refused."""
-        if kind not in ("place", "move", "pass"):
-            raise ModeError("a turn is place, move or pass")
-        self._need("enter a turn", PLAY)
         player = self.on_turn()
-        t = self.tally.copy()
-        self._apply(t, (KINDS.index(kind), player, small, rect, large))
+        t = self.after(kind, small, rect, large)
         return {"player": player, "points": points(small, rect, large),
                 "score": t.scores[player - 1], "wins": player in t.winners,
                 "last_card": t.final_end > 0 and not self.tally.final_end,
                 "ends": len(t.winners) > 0}
+
+    def after(self, kind, small=0, rect=0, large=0):
+        """The tally a turn would leave (a copy: the game stays as it is). ModeError if
+        it would be refused."""
+        if kind not in ("place", "move", "pass"):
+            raise ModeError("a turn is place, move or pass")
+        self._need("enter a turn", PLAY)
+        t = self.tally.copy()
+        self._apply(t, (KINDS.index(kind), self.on_turn(), small, rect, large))
+        return t
+
+    def undone_tally(self):
+        """The tally undo() goes back to, when it is worked out already (after an
+        entry, or prepare_undo() to the end); None otherwise. Not to be changed."""
+        b = self._before_last
+        if b is None or b[0] != len(self.history) or b[1] != self.dropped:
+            return None
+        return b[2]
 
     def undo(self):
         """Take back the last entry (again and again, down to the deal). A finished

@@ -3,8 +3,9 @@
 They are pure functions of the 9x9 board. Working them out made importing the
 engine take 2.8 times as long (about 50 ms more on an RP2040, by the bench's
 estimate), paid again whenever Quoridor or PAC-MAN is opened (a parked mode's
-modules are let go: App.park); constants load with the module. tests/portable/test_quoridor_tables.py works them out as the
-engine once did and checks every entry; the engine's notes say what they mean.
+modules are let go: App.park); constants load with the module.
+tests/portable/test_quoridor_tables.py works them out as the engine once did and
+checks every entry; the engine's notes say what they mean.
 """
 
 # fences: for fence i (orientation * 64 + anchor), which search mask loses which bits
