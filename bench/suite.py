@@ -469,6 +469,16 @@ def ops_open(rig):
     hw = rig.hw
     quiet = max(8, -(-2 * (hw.min_press_ms + hw.debounce_ms) // rig.poll_ms))
     sampling = -(-hw.min_press_ms // rig.poll_ms)
+    # Jobs before this one imported modes' modules directly (not through
+    # modes.load, which notes what to let go): forget them, so that opening a mode
+    # brings them in as on a board that has only ever opened modes from the menu.
+    app.park_all()
+    for key in list(sys.modules):
+        for name in modes.names():
+            if key.startswith("boardside.modes." + name) or key == "boardside." + name \
+                    or key.startswith("boardside.%s." % name):
+                modes.unload(name)
+                sys.modules.pop(key, None)
     for name in modes.names():
         other = "qbert" if name == "dice" else "dice"
 
