@@ -290,21 +290,19 @@ def board_model(rows, leds, min_press):
     for r in rows:
         if r.get("board_ms") is None:
             continue
+        h = r.get("hidden") or {}
+        # the Python before the frame starts (the rest of the pass runs while it is
+        # sent; the whole pass where that was not measured), and the LEDs it sent
+        to_frame = r.get("to_frame_ms")
+        if to_frame is None:
+            to_frame = r["board_ms"]
+        sent = h.get("leds_sent") or leds
         if r.get("kind") == "open":
-            h = r.get("hidden") or {}
-            to_frame = r.get("to_frame_ms") or r["board_ms"]
-            first, latched, typical = model.press_to_frame(
-                to_frame, h, idle_ms, idle_hidden, h.get("leds_sent") or leds, min_press)
+            first, latched, typical = model.press_to_frame(to_frame, h, idle_ms, idle_hidden,
+                                                           sent, min_press)
             opens.append({"group": r["group"], "name": r["name"], "python_ms": to_frame,
                           "latched_ms": latched})
         elif r.get("kind") == "press":
-            h = r.get("hidden") or {}
-            # the Python before the frame starts (the rest of the pass runs while it is
-            # sent); the whole pass where that was not measured
-            to_frame = r.get("to_frame_ms")
-            if to_frame is None:
-                to_frame = r["board_ms"]
-            sent = h.get("leds_sent") or leds
             first, latched, typical = model.press_to_frame(to_frame, h, idle_ms, idle_hidden,
                                                            sent, min_press,
                                                            h.get("first_changed", 0))
@@ -315,7 +313,6 @@ def board_model(rows, leds, min_press):
                             "first_bit_ms": first, "latched_ms": latched,
                             "typical_ms": typical})
         elif r.get("kind") == "press_save":
-            h = r.get("hidden") or {}
             saves.append({"group": r["group"], "name": r["name"], "python_ms": r["board_ms"],
                           "bytes": h.get("flash_bytes", 0),
                           "flash_ms": model.flash_ms(h.get("flash_bytes", 0)),

@@ -389,15 +389,26 @@ def ops_device(rig):
     yield Op("device", "read_buttons (7 pins), no change", lambda: dev.read_buttons(dev.now))
 
 
+def _quiet_passes(rig):
+    """Passes long enough for the last press's release to count and its deaf time
+    to pass (each is min_press_ms + debounce_ms), so the next press is sampled at
+    once."""
+    hw = rig.hw
+    return max(8, -(-2 * (hw.min_press_ms + hw.debounce_ms) // rig.poll_ms))
+
+
+def _sampling_passes(rig):
+    """The passes before the one that delivers a press: the contact must read
+    closed for min_press_ms before it counts, and they only sample the pin."""
+    return -(-rig.hw.min_press_ms // rig.poll_ms)
+
+
 def _restore(rig, snapshot, poke=None):
     """A setup: the app back to a saved state, buttons up, the frame drawn. The
     mode keeps its instance (Mode.restore, not App.restore), so that what it keeps
     between presses is as warm as in a game in progress."""
     name = snapshot["screen"]
-    # long enough for the last press's release to count and its deaf time to pass
-    # (each is min_press_ms + debounce_ms), so the next press is sampled at once
-    hw = rig.hw
-    quiet = max(8, -(-2 * (hw.min_press_ms + hw.debounce_ms) // rig.poll_ms))
+    quiet = _quiet_passes(rig)
 
     def setup():
         rig.release_all()
@@ -426,9 +437,7 @@ def _press_ops(rig, group, label, snapshot, button, poke=None, render=True):
     change within a second of the last save waits for a quiet moment)."""
     restore = _restore(rig, snapshot, poke)
     sched = rig.dev.persist.schedule
-    # the contact must read closed for min_press_ms before the press counts: the
-    # passes before the one that delivers it only sample the pin
-    sampling = -(-rig.hw.min_press_ms // rig.poll_ms)
+    sampling = _sampling_passes(rig)
 
     def setup_quiet():
         restore()
@@ -466,9 +475,8 @@ def ops_open(rig):
     from boardside import modes
 
     app = rig.app
-    hw = rig.hw
-    quiet = max(8, -(-2 * (hw.min_press_ms + hw.debounce_ms) // rig.poll_ms))
-    sampling = -(-hw.min_press_ms // rig.poll_ms)
+    quiet = _quiet_passes(rig)
+    sampling = _sampling_passes(rig)
     # Jobs before this one imported modes' modules directly (not through
     # modes.load, which notes what to let go): forget them, so that opening a mode
     # brings them in as on a board that has only ever opened modes from the menu.
