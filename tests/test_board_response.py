@@ -363,3 +363,37 @@ def test_the_simulated_pio_catches_a_wrong_setup(shift, size, treq, error):
     else:
         with pytest.raises(fakes.PioError, match=error):
             dma.config(read=frame, write=sm, count=len(frame) >> size, ctrl=ctrl, trigger=True)
+
+
+def test_a_modes_work_ahead_runs_once_after_its_frame_has_started(board):
+    from boardside.events import PRESS
+
+    # Mode.ahead: work a likely next press needs runs in the pass of the frame that
+    # asked for it, after that frame has gone to the LEDs, not before
+    board.advance(1000)
+    board.tap("a", hold_ms=60, gap_ms=900)  # Dice
+    dev = board.device
+    mode = dev.app.instances["dice"]
+    calls = []
+    handle = mode.handle
+
+    def asking(kind, button, now_ms):
+        changed = handle(kind, button, now_ms)
+        if kind == PRESS:
+            mode.ahead = button == "right"  # only this button's press asks for work ahead
+        return changed
+
+    def work_ahead(now_ms):
+        calls.append((now_ms, dev.now, dev.strip.frames, len(board.led_log)))
+
+    mode.handle = asking
+    mode.work_ahead = work_ahead
+    frames = dev.strip.frames
+    board.tap("right", hold_ms=60, gap_ms=300)
+    assert len(calls) == 1, "once, in the pass of its frame"
+    now_ms, device_now, drawn, sent = calls[0]
+    assert now_ms == device_now
+    assert drawn == frames + 1, "the press's frame had started when the work ran"
+    assert mode.ahead is False
+    board.tap("up", hold_ms=60, gap_ms=300)
+    assert len(calls) == 1, "a press that did not ask for it has none"

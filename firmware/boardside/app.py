@@ -129,15 +129,17 @@ class App:
             return None
         m = self.instances.get(name)
         if m is None:
-            if name not in self.mode_names:
-                raise ModeError("unknown mode: %s (modes: %s)"
-                                % (name, ", ".join(self.mode_names)))
+            self.known(name)
             m = registry.load(name)(self.ctx)
             self.instances[name] = m
             state = self.parked.pop(name, None)
             if state is not None:
                 m.restore(state)  # its own save() made it: it fits
         return m
+
+    def known(self, name):
+        if name not in self.mode_names:
+            raise ModeError("unknown mode: %s (modes: %s)" % (name, ", ".join(self.mode_names)))
 
     def in_play(self, name):
         """A game of this mode exists (loaded or parked)."""
@@ -167,7 +169,7 @@ class App:
     def open(self, name, now_ms):
         """Switch to a mode by name, or to the menu with 'menu'."""
         if name != MENU_SCREEN:
-            self.mode(name)  # an unknown name is refused before anything changes
+            self.known(name)  # an unknown name is refused before anything changes
         self.settings_screen = None
         if name == MENU_SCREEN:
             if self.current is not None:
@@ -175,6 +177,7 @@ class App:
             self.current = None
             self.park_all(keep=self.menu[self.menu_index])  # back in a moment?
         else:
+            # the others parked before this one is loaded: never two modes' code at once
             self.park_all(keep=name)
             self.mode(name)
             self.current = name
@@ -434,6 +437,14 @@ class App:
         return self.dirty
 
     _now = 0
+
+    def after_frame(self, now_ms):
+        """The frame has started on its way to the LEDs: the open mode's work ahead
+        (Mode.ahead), if it asked for some."""
+        m = self.instances.get(self.current) if self.current is not None else None
+        if m is not None and m.ahead:
+            m.ahead = False
+            m.work_ahead(now_ms)
 
     # -- output --------------------------------------------------------------
     def render(self, canvas=None, now_ms=0):

@@ -349,6 +349,15 @@ class Canvas:
         return self.text(x, y, str(n), c)
 
 
+def kept_copy(kept, buf):
+    """``buf`` copied into ``kept``, a picture kept for later presses to copy back in
+    (None, or a bytearray of another size: a new one); returns the copy."""
+    if kept is None or len(kept) != len(buf):
+        return bytearray(buf)
+    kept[:] = buf
+    return kept
+
+
 def text_width(s):
     n = len(s)
     return n * font.ADVANCE - 1 if n else 0

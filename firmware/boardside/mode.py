@@ -121,6 +121,17 @@ class Mode:
         """Called every loop. Return True while an animation needs a new frame."""
         return False
 
+    # Set by handle() (or tick(), or restore()) when the press that will follow is likely to need
+    # work that does not depend on it (a legality check for the fence under the
+    # cursor, the next screen's backdrop): the app then calls work_ahead() once, in
+    # the same main-loop pass, after that frame has started on its way to the LEDs.
+    # The work runs while the LEDs take the frame, not between a button and its
+    # picture. It must not change the picture or the state a save holds.
+    ahead = False
+
+    def work_ahead(self, now_ms):
+        """Work out now what a likely next press needs (see ``ahead``)."""
+
     def shake(self, now_ms):
         """The player shook the device (the tilt switch). Where A would roll or drop,
         do the same; return True if the picture may have changed."""

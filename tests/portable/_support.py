@@ -70,7 +70,10 @@ def chi_square(counts, expected):
 
 class Hands:
     """A tap and a hold of a button, for a test driver whose ``event(kind, button)``
-    hands one debounced event to the app (and moves its clock on)."""
+    hands one debounced event to the app (and moves its clock on). ``hold_ms``: how
+    far a hold moves the driver's clock ``t`` on before its long press, if at all."""
+
+    hold_ms = 0
 
     def tap(self, button, times=1):
         for _ in range(times):
@@ -79,5 +82,24 @@ class Hands:
 
     def hold(self, button):
         self.event("press", button)
+        if self.hold_ms:
+            self.t += self.hold_ms
         self.event("long", button)
         self.event("release", button)
+
+
+def press_at_random(mode, rng, buttons, gaps, t):
+    """One of ``buttons`` pressed and let go ("b_long": held past the long press;
+    "": none) one of the four ``gaps`` (ms) after ``t``, both drawn from ``rng``;
+    returns the time after it."""
+    button = buttons[rng.getrandbits(5) % len(buttons)]
+    t += gaps[rng.getrandbits(2)]
+    if button.endswith("_long"):
+        mode.handle("press", button[0], t)
+        mode.handle("long", button[0], t + 700)
+        mode.handle("release", button[0], t + 800)
+        t += 800
+    elif button:
+        mode.handle("press", button, t)
+        mode.handle("release", button, t + 30)
+    return t

@@ -472,12 +472,15 @@ class Device:
         if self.notice_icon is not None and now - self.notice_until >= 0:
             self.notice_icon = None
             app.dirty = True
-        if app.dirty:
+        shown = app.dirty
+        if shown:
             self.show(now)
         if app.outbox:
             self.flush_events()
         if self.buzzer.next_ms >= 0:  # a cue sounds or is queued
             self.buzzer.update(now)
+        if shown:
+            app.after_frame(now)  # the mode's work ahead, while the LEDs take the frame
         # Saves happen after the frame: the flash write (an erase can take 45-400 ms,
         # with no code running from flash meanwhile) never delays the picture, and
         # the frame already on its way goes on (DMA reads RAM).
