@@ -138,7 +138,7 @@ def test_every_square_and_groove_reachable_on_small_panel(tmp_path):
         for dest in ("a1", "i1", "i9", "a9"):
             walk_cursor(b, state(b)["cursor"], dest)
             b.advance(BLINK := 400)
-            ox, oy = mode._window(8, 8)
+            ox, oy = mode._window(8, 8, mode.screen, mode.cx, mode.cy)
             x, y = FILES.index(dest[0]), int(dest[1]) - 1
             px, py = ox + 2 * x, oy + 2 * (8 - y)
             assert 0 <= px < 8 and 0 <= py < 8, (dest, px, py)

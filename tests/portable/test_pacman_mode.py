@@ -12,7 +12,7 @@ from boardside.modes.pacman import (CUE_MS, EATEN_COLOUR, FENCE_COLOUR, GHOST_CO
 from boardside.pacman import IllegalMove, PacMan
 from boardside.quoridor.notation import SQUARES, parse
 
-from ._support import TinyRng, raises
+from ._support import Hands, TinyRng, raises
 
 # No fences; a pellet right above PAC-MAN, the ghosts in the top corners and edges.
 OPEN = "pacman e2; ghosts a9 c9 g9 i9; pellets e3 a1 i1 a7; fences"
@@ -32,10 +32,12 @@ class CountingRng(TinyRng):
         return TinyRng.getrandbits(self, k)
 
 
-class Table:
+class Table(Hands):
     """The app with the mode open, driven as the device does: each button event, then
     a tick and a frame. The default panel, 17x18, shows the whole board below the top
     row: square s lies at pixel (2 * file, 1 + 2 * (9 - rank))."""
+
+    hold_ms = 700
 
     def __init__(self, settings=None, width=17, height=18, seed=1):
         self.rng = CountingRng(seed)
@@ -50,16 +52,6 @@ class Table:
         self.app.event(kind, button, self.t)
         self.app.tick(self.t)
         self.app.render(self.canvas, self.t)
-
-    def tap(self, button):
-        self.event("press", button)
-        self.event("release", button)
-
-    def hold(self, button):
-        self.event("press", button)
-        self.t += 700
-        self.event("long", button)
-        self.event("release", button)
 
     def wait(self, ms):
         end = self.t + ms

@@ -30,11 +30,11 @@ the move's frame was shown does it (ghosts.choose, a few ms on the board), one
 ghost per pass.
 """
 
-from boardside.canvas import DIM, GREY, RED, WHITE, scale, scroll_offset
+from boardside.canvas import DIM, GREY, RED, WHITE, Canvas, scale, scroll_offset
 from boardside.events import A, B, DOWN, LEFT, LONG, PRESS, RELEASE, REPEAT, RIGHT, UP
 from boardside.mode import Mode, ModeError
 from boardside.modes.quoridor_board import (AMBER, BLINK_MS, FLASH_MS, PLATE, REASONS, SIZE,
-                                            BoardImage, plate, window)
+                                            BoardImage, blinked, plate, shown, window)
 from boardside.pacman import IllegalMove, LayoutError, PacMan, ghosts
 from boardside.pacman.game import DEVICE, LEVELS, OFF, RULE_NAMES, deal
 from boardside.pacman.layout import GHOSTS, MAX_SAVED, NO_STEP, SHIPPED, Layouts, parse_text
@@ -159,6 +159,8 @@ class PacManMode(Mode):
         self._drawn = -1             # tick(): what the last frame showed
         self.editor = None           # the layout being edited (Editor)
         self._mini = None            # (text, Layout) the setup's small map shows
+        self._next = None            # work_ahead(): the frames after the likely next A
+        self._store = None           # work_ahead(): the canvas its frame is drawn on and kept in
 
     # -- setup --------------------------------------------------------------------------
     def rules(self):
@@ -171,11 +173,20 @@ class PacManMode(Mode):
         """A game: players 1-5 (player 1 plays PAC-MAN), the device's ghosts as
         letters, a layout's text. ModeError (nothing changed) when they do not fit."""
         owners = deal(players, device)
-        game = PacMan(layout_text, players, owners, **self.rules())
+        game = PacMan(self._layout(layout_text), players, owners, **self.rules())
         self.game = game
         self.players = players
         self.editor = None
         self._changed(now_ms)
+
+    def _layout(self, text):
+        """The checked Layout of a layout's text: the one the setup's small map holds
+        when it is that text (checking a layout allocates ~30 KB on the board, at the
+        start of a game on top of the last game's heap)."""
+        mini = self._mini
+        if mini is None or mini[0] != text:
+            mini = self._mini = (text, parse_text(text))
+        return mini[1]
 
     def _start(self, now_ms):
         try:
@@ -232,6 +243,7 @@ class PacManMode(Mode):
             self._since = now_ms
         if g.by_device:
             self.status = False
+        self.ahead = True
 
     def _game_screen(self):
         g = self.game
@@ -317,6 +329,7 @@ class PacManMode(Mode):
         self.pending = move
         self.pending_at = now_ms
         self._pending_path = self._move_squares(move)
+        self.ahead = True  # its A: worked out after the frame that shows the move
         self.ctx.emit({"event": "ghost", "mode": self.name, "move": move,
                        "words": g.describe_move(move)})
 
@@ -377,6 +390,12 @@ class PacManMode(Mode):
 
     # -- input --------------------------------------------------------------------------
     def handle(self, kind, button, now_ms):
+        changed = self._handle(kind, button, now_ms)
+        if changed and self.screen == PLAY:
+            self.ahead = True  # the walk entered: what its A does, after this frame
+        return changed
+
+    def _handle(self, kind, button, now_ms):
         if self.screen == SETUP:
             return self._handle_setup(kind, button, now_ms)
         if self.screen == EDIT:
@@ -595,7 +614,7 @@ class PacManMode(Mode):
     def open_editor(self, name):
         from boardside.modes.pacman_editor import Editor
 
-        layout = parse_text(self.book.text(name))
+        layout = self._layout(self.book.text(name))
         own = name not in [n for n, _ in SHIPPED]
         self.editor = Editor(own and name or None, layout.pacman, layout.ghosts,
                              layout.pellets, layout.fences)
@@ -617,6 +636,11 @@ class PacManMode(Mode):
     # -- output --------------------------------------------------------------------------
     def render(self, canvas, now_ms):
         if self.screen in GAME_SCREENS and not self.status:
+            nxt = self._next
+            if nxt is not None and self._foreseen(nxt, canvas):
+                # the move work_ahead() drew the frames of: the very same pixels
+                shown(canvas, nxt[6], nxt[7], now_ms // BLINK_MS & 1)
+                return
             self._render_game(canvas, now_ms)  # drawn over a kept frame of the board
             return
         canvas.clear()
@@ -766,6 +790,73 @@ class PacManMode(Mode):
             # the device moved: its ghost on a plate, until the players look up
             plate(canvas, x, y, WHITE, "ghost", colour, self._plates)
 
+    # -- work ahead -------------------------------------------------------------------------
+    def work_ahead(self, now_ms):
+        """After a frame that shows a walk entered, or the device's ghost's move: the
+        move A would play, played on the game and taken back, and the two frames
+        (blink on and off) that follow it drawn, while the LEDs take this frame.
+        render() takes them only for that very move from this very position, with
+        every mark as they were drawn for (docs/performance.md)."""
+        g = self.game
+        if g is None or self.status or self.flash is not None:
+            return
+        if self.screen == DEVICE_SCREEN:
+            move = self.pending
+        elif self.screen == PLAY and self.path:
+            move = self.entry()
+        else:
+            return
+        if move is None or not g.prepare(move):  # (the game: the position it leads to)
+            return
+        w, h = self.ctx.width, self.ctx.height
+        nxt = self._next
+        if (nxt is not None and nxt[0] is g and nxt[1] == self._version + 1
+                and nxt[3] == move and nxt[4] == w << 16 | h):
+            return
+        self._next = None
+        # what play() changes, kept to be put back: the mode's marks, the game's lists
+        kept = (self._version, self.path, self.hints, self.pending, self._pending_path,
+                self.screen, self._due, self._since, self.status, self.flash, self.notice,
+                self.ahead, g._legal, g._names, g._last_name)
+        n = g.moves_played
+        try:
+            events = g.play(move)
+            try:
+                self._changed(now_ms)
+                self._note(events, now_ms)
+                frames = None
+                if self.screen in GAME_SCREENS and not self.status:
+                    store = self._store
+                    if store is None or store.width != w or store.height != h:
+                        store = self._store = Canvas(w, h)  # the frame kept: copied in
+                    self._render_game(store, BLINK_MS)  # blink on
+                    on = bytes(store.buf)
+                    self._render_game(store, 0)  # and off, kept
+                    frames = (store.buf, blinked(store.buf, on))
+                notice = None if self.notice is None else (self.notice[0], self.notice[1])
+            finally:
+                g.undo()
+        finally:
+            (self._version, self.path, self.hints, self.pending, self._pending_path,
+             self.screen, self._due, self._since, self.status, self.flash, self.notice,
+             self.ahead, g._legal, g._names, g._last_name) = kept
+        if frames is not None:
+            self._next = (g, self._version + 1, n + 1, move, w << 16 | h, notice,
+                          frames[0], frames[1])
+
+    def _foreseen(self, nxt, canvas):
+        """Whether the frames work_ahead() drew are what _render_game() draws now."""
+        g = self.game
+        if not (nxt[0] is g and nxt[1] == self._version and nxt[2] == g.moves_played
+                and nxt[4] == canvas.width << 16 | canvas.height and not self.path
+                and not self.hints and self.pending is None and self.flash is None
+                and self._ready() is None and g.last_move == nxt[3]):
+            return False
+        notice = self.notice
+        if notice is None:
+            return nxt[5] is None
+        return nxt[5] is not None and nxt[5][0] == notice[0] and nxt[5][1] == notice[1]
+
     def _draw_pellets(self, canvas, ox, oy):
         g = self.game
         pellets = g.layout.pellets
@@ -889,11 +980,7 @@ class PacManMode(Mode):
 
     def _render_mini(self, canvas, x0, y0):
         """The layout's squares in 9x9 pixels: pellets, PAC-MAN, the ghosts."""
-        text = self.book.text(self.layout_name)
-        mini = self._mini
-        if mini is None or mini[0] is not text:
-            mini = self._mini = (text, parse_text(text))  # once per layout shown
-        layout = mini[1]
+        layout = self._layout(self.book.text(self.layout_name))  # once per layout shown
         for y in range(9):
             canvas.bits(x0, y0 + y, 0x1FF, 9, 1, SLOT_COLOUR)
         for s in layout.pellets:

@@ -15,11 +15,12 @@ Buttons (see docs/quoridor.md):
   game over    A: new game   hold B: undo the winning move
 """
 
-from boardside.canvas import DIM, GREY, RED, WHITE
+from boardside.canvas import DIM, GREY, RED, WHITE, Canvas
 from boardside.events import A, B, DOWN, LEFT, LONG, PRESS, RELEASE, REPEAT, RIGHT, UP
 from boardside.mode import Mode, ModeError
-from boardside.modes.quoridor_board import (BLINK_MS, FLASH_MS, SIZE, BoardImage, draw_fence,
-                                            fence, render_reason, square, window)
+from boardside.modes.quoridor_board import (BLINK_MS, FLASH_MS, SIZE, BoardImage, blinked,
+                                            draw_fence, fence, render_reason, shown, square,
+                                            window)
 # the board's colours and the reasons' icons are shared with the PAC-MAN variant
 from boardside.modes.quoridor_board import AMBER, REASONS, SQUARE_COLOUR  # noqa: F401
 from boardside.quoridor import IllegalMove, Quoridor
@@ -68,6 +69,7 @@ class QuoridorMode(Mode):
         self.last_ms = None
         self._preview = None           # (move, history length, legal?)
         self._warm_due = -1            # when to warm the path caches; -1: warm already
+        self._next = None              # work_ahead(): the frame after the likely next A
 
     # -- the game ----------------------------------------------------------
     def new_game(self, players):
@@ -104,6 +106,7 @@ class QuoridorMode(Mode):
         self.flash = None
         self.hints = False
         self._warm_due = now_ms + WARM_AFTER_MS
+        self.ahead = True  # the next player's moves, after this frame
         self.ctx.emit({"event": "move", "mode": self.name, "move": self.game.last_move,
                        "player": (self.game.turn - 1) % self.players + 1})
         if self.game.winner is not None:
@@ -127,6 +130,12 @@ class QuoridorMode(Mode):
     def handle(self, kind, button, now_ms):
         if self.screen == SETUP:
             return self._handle_setup(kind, button)
+        changed = self._handle(kind, button, now_ms)
+        if changed:
+            self.ahead = True  # what A would do next: worked out after this frame
+        return changed
+
+    def _handle(self, kind, button, now_ms):
         if button == A and kind == LONG and self.screen == PAWN:
             self.status = True
             return True
@@ -286,11 +295,12 @@ class QuoridorMode(Mode):
         return Mode.command(self, action, args, now_ms)
 
     # -- output ------------------------------------------------------------------
-    def _window(self, w, h):
-        """Top-left of the 17x17 board in canvas pixels (negative: panned)."""
-        if self.screen == FENCE:
+    def _window(self, w, h, screen, cx, cy):
+        """Top-left of the 17x17 board in canvas pixels (negative: panned), following
+        the fence being aimed or the cursor at (cx, cy)."""
+        if screen == FENCE:
             return window(w, h, 2 * self.fx + 1, 2 * (7 - self.fy) + 1)
-        return window(w, h, 2 * self.cx, 2 * (8 - self.cy))
+        return window(w, h, 2 * cx, 2 * (8 - cy))
 
     def render(self, canvas, now_ms):
         w, h = canvas.width, canvas.height
@@ -302,48 +312,124 @@ class QuoridorMode(Mode):
                 self._render_setup(canvas)
             return
         g = self.game
-        ox, oy = self._window(w, h)
+        blink = (now_ms // BLINK_MS) & 1
+        nxt = self._next
+        if (nxt is not None and nxt[0] is g and nxt[1] == g.stamp
+                and nxt[2] == g.moves_played and nxt[3] == w << 16 | h
+                and self.screen == PAWN and not self.hints and self.flash is None
+                and g.last_move == nxt[4] and (self.cx, self.cy) == g.pawn_xy(g.turn)):
+            # the move work_ahead() drew the frames of: the very same pixels
+            shown(canvas, nxt[5], nxt[6], blink)
+            return
+        self._draw(canvas, blink, self.screen, self.cx, self.cy, g.turn, None, None,
+                   self.hints, self.flash)
+
+    def _draw(self, canvas, blink, screen, cx, cy, turn, pawns, placed, hints, flash):
+        """The board, the pawns and the cursor: as they are (render), or as they will
+        be after a move (work_ahead: ``pawns`` their squares, ``placed`` a fence
+        (x, y, vertical) on the board; None: as they are)."""
+        g = self.game
+        w, h = canvas.width, canvas.height
+        ox, oy = self._window(w, h, screen, cx, cy)
         if ox > 0 or oy > 0 or ox + SIZE < w or oy + SIZE < h:
             canvas.clear()  # (else the board covers the canvas, every pixel of it)
-        blink = (now_ms // BLINK_MS) & 1
         self._board(canvas, ox, oy)
-        if self.hints and self.screen == PAWN:
+        if placed is not None:
+            # as the board image will have it: in a groove, under no pawn or cursor
+            draw_fence(canvas, ox, oy, placed[0], placed[1], placed[2], FENCE_COLOUR)
+        if hints and screen == PAWN:
             for x, y in self._destinations():
                 canvas.pixel(ox + 2 * x, oy + 2 * (8 - y), HINT_COLOUR)
         on_pawn = False
         for p in range(g.players):
-            x, y = g.pawn_xy(p)
-            if x == self.cx and y == self.cy:
+            x, y = g.pawn_xy(p) if pawns is None else pawns[p]
+            if x == cx and y == cy:
                 on_pawn = True
             c = PLAYER_COLOURS[p]
-            if self.screen == OVER and p == g.winner and blink:
+            if screen == OVER and p == g.winner and blink:
                 c = WHITE
             canvas.pixel(ox + 2 * x, oy + 2 * (8 - y), c)
-        turn_colour = PLAYER_COLOURS[g.turn]
-        if self.screen == PAWN and blink:
-            canvas.pixel(ox + 2 * self.cx, oy + 2 * (8 - self.cy),
-                         WHITE if on_pawn else turn_colour)
-        elif self.screen == FENCE:
+        turn_colour = PLAYER_COLOURS[turn]
+        if screen == PAWN and blink:
+            canvas.pixel(ox + 2 * cx, oy + 2 * (8 - cy), WHITE if on_pawn else turn_colour)
+        elif screen == FENCE:
             ok = self._preview_legal()
             c = turn_colour if ok else RED
             if blink or not ok:
                 self._draw_fence(canvas, ox, oy, self.fx, self.fy, self.fv, c)
-        if self.flash is not None:
-            self._render_reason(canvas, self.flash[0])
+        if flash is not None:
+            self._render_reason(canvas, flash[0])
+
+    # -- work ahead ----------------------------------------------------------------
+    def work_ahead(self, now_ms):
+        """After a frame of pawn or fence entry: what A would do now, worked out while
+        the LEDs take the frame. For the fence being aimed (when legal): the wall
+        graph with it (Quoridor.prepare); for the pawn to move: its destinations;
+        and for either move the frames (cursor on and off) that follow it, kept as
+        one frame and the bytes the blink changes. render() takes them only when
+        the position, the move played and every mark are the ones they were drawn
+        for."""
+        g = self.game
+        if g is None or self.status or g.winner is not None:
+            return
+        image = self._image
+        if image is not None:
+            image.update(self._board_fences())  # a fence placed: on the board image now
+        g.must_pass()  # the pawn's destinations (its A checks them), kept per position
+        if self.screen == FENCE:
+            if not self._preview_legal():
+                return
+            move = fence(self.fx, self.fy, self.fv)
+            g.prepare(move)
+            self._predict(move, None, (self.fx, self.fy, self.fv))
+        elif self.screen == PAWN and not self.hints:
+            x, y = self.cx, self.cy
+            t = g.turn
+            if (x, y) == g.pawn_xy(t) or (x, y) not in g.pawn_targets():
+                return
+            if g.reaches_goal(t, x, y):
+                return  # the game ends: another screen
+            pawns = [g.pawn_xy(p) for p in range(g.players)]
+            pawns[t] = (x, y)
+            self._predict(square(x, y), pawns, None)
+
+    def _predict(self, move, pawns, placed):
+        g = self.game
+        w, h = self.ctx.width, self.ctx.height
+        nxt = self._next
+        key = g.stamp + 1
+        if (nxt is not None and nxt[0] is g and nxt[1] == key and nxt[4] == move
+                and nxt[3] == w << 16 | h):
+            return
+        self._next = None
+        store = self._store
+        if store is None or store.width != w or store.height != h:
+            store = self._store = Canvas(w, h)  # the frame kept: drawn on, copied in
+        turn = (g.turn + 1) % g.players
+        cx, cy = pawns[turn] if pawns is not None else g.pawn_xy(turn)
+        self._draw(store, 1, PAWN, cx, cy, turn, pawns, placed, False, None)
+        on = bytes(store.buf)
+        self._draw(store, 0, PAWN, cx, cy, turn, pawns, placed, False, None)
+        self._next = (g, key, g.moves_played + 1, w << 16 | h, move, store.buf,
+                      blinked(store.buf, on))
 
     def _board(self, canvas, ox, oy):
         image = self._image
         if image is None:
             image = self._image = BoardImage(FENCE_COLOUR)
+        image.draw(canvas, ox, oy, self._board_fences())
+
+    def _board_fences(self):
         g = self.game
         if self._fences_of is not g or self._fences_at != g.fences_changed:
             # the same list while the fences stay: the image is copied as it is
             self._fences = g.fences
             self._fences_of = g
             self._fences_at = g.fences_changed
-        image.draw(canvas, ox, oy, self._fences)
+        return self._fences
 
     _image = None
+    _store = None  # work_ahead(): the canvas its frame is drawn on and kept in
     _fences = _fences_of = None
     _fences_at = -1
 
@@ -459,6 +545,7 @@ class QuoridorMode(Mode):
         self.screen = OVER if self.game.winner is not None else PAWN
         self.last_ms = None
         self._warm_due = 0
+        self.ahead = True
         self._cursor_to_pawn()
         # come back to the very entry the player was making, when it still fits
         cursor = data.get("cursor")

@@ -57,6 +57,30 @@ def draw_fence(canvas, ox, oy, x, y, vertical, c):
         canvas.hline(ox + 2 * x, oy + 2 * (8 - y) - 1, 3, c)
 
 
+def blinked(off, on, step=48):
+    """What frame ``on`` changes of frame ``off`` (the same size): (index, byte) pairs,
+    a pixel or two where a cursor blinks. Kept instead of a second whole frame. (Runs
+    of ``step`` bytes are compared whole first: a loop over every byte is slow.)"""
+    out = []
+    n = len(off)
+    for a in range(0, n, step):
+        b = min(a + step, n)
+        if off[a:b] != on[a:b]:
+            for k in range(a, b):
+                if off[k] != on[k]:
+                    out.append((k, on[k]))
+    return tuple(out)
+
+
+def shown(canvas, off, changes, blink):
+    """Frame ``off``, with ``changes`` (blinked()) when ``blink``, into the canvas."""
+    buf = canvas.buf
+    buf[:] = off
+    if blink:
+        for k, v in changes:
+            buf[k] = v
+
+
 def window(w, h, fx, fy):
     """Top-left of the 17x17 board in a w x h area (negative: panned) so that board
     pixel (fx, fy) shows: centred when it fits, else following that pixel."""
@@ -82,9 +106,14 @@ class BoardImage:
     def draw(self, canvas, ox, oy, fences):
         """Blit the board with ``fences`` (names; a new list or tuple whenever they
         change: fences added at its end are drawn on, anything else starts over)."""
+        if self.canvas is None or fences is not self.drawn:
+            self.update(fences)
+        canvas.blit(self.canvas, ox, oy)
+
+    def update(self, fences):
+        """Bring the board up to ``fences`` (as draw() does) without blitting it."""
         board = self.canvas
-        if board is not None and fences is self.drawn:  # the same fences: copy them
-            canvas.blit(board, ox, oy)
+        if board is not None and fences is self.drawn:
             return
         if board is None:
             board = self.canvas = Canvas(SIZE, SIZE)
@@ -99,8 +128,6 @@ class BoardImage:
             draw_fence(board, 0, 0, FILES.index(f[0]), RANKS.index(f[1]), f[2] == "v",
                        self.fence_colour)
         self.drawn = fences
-        canvas.blit(board, ox, oy)
-
 
     def frame(self, canvas, ox, oy, fences, marks=None, marks_key=None):
         """What draw() draws on a cleared canvas: the board at (ox, oy), black around

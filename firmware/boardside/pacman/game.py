@@ -150,6 +150,7 @@ class PacMan:
         self._legal = None   # codes of the legal moves, once listed
         self._names = None   # and their notation
         self._last_name = None  # the last move's notation, when known without writing it
+        self._prepared = None  # prepare(): a move and the position it leads to
         self.eaten = 0       # bit i: pellet i of the layout was eaten
         self.lives = r["lives"]
         self.winner = None
@@ -368,21 +369,71 @@ class PacMan:
         else:
             code = self._checked(move)
             self._last_name = None
-        self._undo.append(self.pac | self.ghosts[0] << 7 | self.ghosts[1] << 14
-                          | self.ghosts[2] << 21)
-        f = self.facing
-        self._undo.append(self.ghosts[3] | f[0] << 7 | f[1] << 10 | f[2] << 13 | f[3] << 16
-                          | self.eaten << 19 | self.lives << 23)
-        self._undo.append(self.piece | self.boost << 3 | self.heading << 4)
+        s0, s1, s2 = self._packed()
+        self._undo.append(s0)
+        self._undo.append(s1)
+        self._undo.append(s2)
         self._history.append(code)
         self._legal = None
         self._names = None
+        p = self._prepared
+        if (p is not None and p[0] == move and p[1] == s0 and p[2] == s1 and p[3] == s2
+                and p[4] == code):
+            # prepare() played it from this very position: the position it led to
+            self._unpack(p[5], p[6], p[7])
+            self.winner = p[8]
+            return list(p[9])
         events = []
         if self.piece == 0:
             self._apply_pac(code, events)
         else:
             self._apply_ghost(code, events)
         return events
+
+    def prepare(self, move):
+        """Play a legal move and take it back, keeping the position it leads to, so
+        that play() of that move from this same position takes that position instead
+        of working it out (a device does this after the frame that shows the move,
+        off the path from the button to the next frame). The game is as it was.
+        Returns whether the move is legal (one that is not is ignored)."""
+        names = self.legal_moves()  # (listed once per position)
+        if move not in names:
+            return False
+        legal, last = self._names, self._last_name
+        s0, s1, s2 = self._packed()
+        p = self._prepared
+        if p is not None and p[0] == move and p[1] == s0 and p[2] == s1 and p[3] == s2:
+            return True
+        self._prepared = None
+        code = self._legal[names.index(move)]
+        codes = self._legal
+        events = self.play(move)
+        after = self._packed()
+        winner = self.winner
+        self.undo()
+        self._legal, self._names, self._last_name = codes, legal, last
+        self._prepared = (move, s0, s1, s2, code, after[0], after[1], after[2], winner,
+                          tuple(events))
+        return True
+
+    def _packed(self):
+        # the position in three small ints (as the undo record keeps it)
+        g = self.ghosts
+        f = self.facing
+        return (self.pac | g[0] << 7 | g[1] << 14 | g[2] << 21,
+                g[3] | f[0] << 7 | f[1] << 10 | f[2] << 13 | f[3] << 16
+                | self.eaten << 19 | self.lives << 23,
+                self.piece | self.boost << 3 | self.heading << 4)
+
+    def _unpack(self, s0, s1, s2):
+        self.pac = s0 & 127
+        self.ghosts = [(s0 >> 7) & 127, (s0 >> 14) & 127, (s0 >> 21) & 127, s1 & 127]
+        self.facing = [(s1 >> 7) & 7, (s1 >> 10) & 7, (s1 >> 13) & 7, (s1 >> 16) & 7]
+        self.eaten = (s1 >> 19) & 15
+        self.lives = (s1 >> 23) & 15
+        self.piece = s2 & 7
+        self.boost = bool((s2 >> 3) & 1)
+        self.heading = (s2 >> 4) & 7
 
     def undo(self):
         """Take back the last move; returns it, or None at the start."""
@@ -394,14 +445,7 @@ class PacMan:
         s2 = u.pop()
         s1 = u.pop()
         s0 = u.pop()
-        self.pac = s0 & 127
-        self.ghosts = [(s0 >> 7) & 127, (s0 >> 14) & 127, (s0 >> 21) & 127, s1 & 127]
-        self.facing = [(s1 >> 7) & 7, (s1 >> 10) & 7, (s1 >> 13) & 7, (s1 >> 16) & 7]
-        self.eaten = (s1 >> 19) & 15
-        self.lives = (s1 >> 23) & 15
-        self.piece = s2 & 7
-        self.boost = bool((s2 >> 3) & 1)
-        self.heading = (s2 >> 4) & 7
+        self._unpack(s0, s1, s2)
         self.winner = None
         self._legal = None
         self._names = None

@@ -330,6 +330,10 @@ class Quoridor:
         # counts every change of the fences on the board (placed, taken back, reset):
         # a cheap key for what is drawn of them
         self.fences_changed = 0
+        # counts every change of the position (a move, a take-back, a reset, a fixed
+        # fence): a key for what a device works out ahead for it
+        self.stamp = 0
+        self._prepared = None  # prepare(): the wall graph with one more fence
         self.reset()
 
     def reset(self):
@@ -367,6 +371,8 @@ class Quoridor:
         self._legal = None
         self._checked = -1  # a fence check() found legal in this very position, or -1
         self._turn_targets = None  # _targets() of the player to move, once asked for
+        self._prepared = None
+        self.stamp += 1
         self.turn = 0
         self.winner = None
         for i in self._fixed:
@@ -486,7 +492,13 @@ class Quoridor:
         M = self._M
         M[_CI1[i]] &= ~_CM1[i]
         M[_CI2[i]] &= ~_CM2[i]
-        self._add_wall(i)
+        p = self._prepared
+        if p is not None and p[0] == self.fences_changed and p[1] == i:
+            # prepare() worked it out from these very walls
+            self._comp, self._par, self._pdir, self._regions = p[2], p[3], p[4], p[5]
+            self._prepared = None
+        else:
+            self._add_wall(i)
 
     def _fix(self, i, fence):
         o = i >> 6
@@ -499,6 +511,7 @@ class Quoridor:
         self._wall_in(i, o, x, y)
         self._placed.append(i)
         self.fences_changed += 1
+        self.stamp += 1
         self._available()
         # paths and regions are worked out again when next needed
         n = self.players
@@ -546,6 +559,37 @@ class Quoridor:
             return False
         return True
 
+    def prepare(self, move):
+        """Work out now what placing fence ``move`` does to the wall graph, so that a
+        play() of it in this position takes the result instead of working it out (a
+        device does this after the frame that shows the fence being aimed, off the
+        path from the button to the next frame). Changes nothing a move, a check or
+        a save can see; anything but a fence is ignored."""
+        code = notation.parse(move)
+        if not FENCE <= code < PASS:
+            return
+        i = code - FENCE
+        p = self._prepared
+        if p is not None and p[0] == self.fences_changed and p[1] == i:
+            return
+        comp, par, pdir, regions = self._comp, self._par, self._pdir, self._regions
+        # _add_wall on copies: it relabels and re-roots in place
+        self._comp = bytearray(comp)
+        self._par = bytearray(par)
+        self._pdir = bytearray(pdir)
+        try:
+            self._add_wall(i)
+            self._prepared = (self.fences_changed, i, self._comp, self._par, self._pdir,
+                              self._regions)
+        finally:
+            self._comp, self._par, self._pdir, self._regions = comp, par, pdir, regions
+
+    def reaches_goal(self, player, x, y):
+        """Whether square (x, y) lies on the goal line of the player (rule 7)."""
+        g = self._goal[player]
+        return ((g == NORTH and y == 8) or (g == SOUTH and y == 0)
+                or (g == EAST and x == 8) or (g == WEST and x == 0))
+
     def check(self, move):
         """Raise IllegalMove if the move is illegal now; return its code otherwise."""
         code = self._parse(move)
@@ -581,6 +625,7 @@ class Quoridor:
             self._check_pawn(code, move)
             self._step(code)
         self._history.append(notation.name(code))
+        self.stamp += 1
         self._legal = None
         self._checked = -1
         self._turn_targets = None
@@ -591,6 +636,7 @@ class Quoridor:
             return None
         rec = self._undo.pop()
         move = self._history.pop()
+        self.stamp += 1
         self.winner = None
         self._legal = None
         self._checked = -1
@@ -1012,6 +1058,7 @@ class Quoridor:
 
     def _walls_anew(self):
         # the wall graph rebuilt from the fences still placed (after an undo)
+        self._prepared = None
         self._comp = bytearray(range(65))
         self._par = bytearray(range(65))
         self._pdir = bytearray(65)
