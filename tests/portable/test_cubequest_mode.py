@@ -19,7 +19,7 @@ from boardside.mode import ModeError
 from boardside.modes import cubequest_screens as screens
 from boardside.modes.cubequest import CubeQuestMode
 
-from ._support import Hands, ScriptedRng, raises
+from ._support import Hands, ScriptedRng, press_at_random, raises
 
 RED_C, BLUE_C = screens.PLAYER_COLOURS
 SHADOW = 0   # scripted draw: side 1, a shadow side of every capturable cube
@@ -1024,16 +1024,7 @@ def test_the_bouts_top_line_copied_from_its_kept_copy_is_the_one_drawn_afresh():
         fresh = Canvas(width, height)
         t = 0
         for step in range(600):
-            button = buttons[rng.getrandbits(5) % len(buttons)]
-            t += (40, 300, 900, 1500)[rng.getrandbits(2)]
-            if button == "b_long":
-                mode.handle("press", "b", t)
-                mode.handle("long", "b", t + 700)
-                mode.handle("release", "b", t + 800)
-                t += 800
-            elif button:
-                mode.handle("press", button, t)
-                mode.handle("release", button, t + 30)
+            t = press_at_random(mode, rng, buttons, (40, 300, 900, 1500), t)
             if step % 97 == 96 and mode.game.phase == "bout":
                 # a King knocked off (a bout won), the next bout: the score changes
                 loser = ("red", "blue")[rng.getrandbits(1)]
@@ -1051,3 +1042,67 @@ def test_the_bouts_top_line_copied_from_its_kept_copy_is_the_one_drawn_afresh():
                 assert canvas.buf == fresh.buf, step
                 scores.add(tuple(g.score()))
     assert kept > 100 and len(scores) > 3
+
+
+def test_a_refusal_drawn_ahead_or_kept_is_the_one_drawn_afresh():
+    """A flick under A with none left: work_ahead() draws its refusal before the press;
+    the last refusal drawn is kept. A game played with random buttons shows the same
+    frames, state and draws with work ahead as without it, and every refusal shown is
+    the one drawn from nothing."""
+    asked = []  # the refusals work_ahead() drew
+    refusal_ahead = screens.refusal_ahead
+
+    def noting(canvas, words):
+        asked.append(words)
+        refusal_ahead(canvas, words)
+
+    screens.refusal_ahead = noting  # (put back below)
+    try:
+        refusals, ahead_used = _refusals_played(asked)
+    finally:
+        screens.refusal_ahead = refusal_ahead
+    assert refusals > 30 and ahead_used > 3, (refusals, ahead_used)
+
+
+def _refusals_played(asked):
+    from ._support import TinyRng
+
+    buttons = ["a"] * 5 + ["b", "left", "right"] * 2 + ["b_long", "up", "down", ""]
+    refusals = ahead_used = 0
+    for width, height, seed in ((16, 16, 5), (20, 18, 6), (16, 16, 8)):
+        runs = []
+        for ahead in (True, False):
+            rng = TinyRng(seed)
+            draws = TinyRng(seed + 10)
+            app = App(draws, width, height)
+            app.open("cubequest", 0)
+            mode = app.mode()
+            canvas = Canvas(width, height)
+            fresh = Canvas(width, height)
+            frames = []
+            asked_before = []
+            t = 0
+            for step in range(600):
+                del asked[:]
+                t = press_at_random(mode, rng, buttons, (40, 300, 900, 1500), t)
+                mode.tick(t)
+                mode.render(canvas, t)
+                frames.append(bytes(canvas.buf))
+                if not mode.anim and mode.flash_until >= 0:
+                    refusals += 1
+                    if ahead and asked_before == [mode.words]:
+                        ahead_used += 1  # the refusal foreseen in the pass before
+                    fresh.clear()
+                    screens._refused(screens.Screen(fresh), mode.words)
+                    assert canvas.buf == fresh.buf, step
+                asked_before = []
+                if mode.ahead:
+                    mode.ahead = False
+                    if ahead:
+                        before = bytes(canvas.buf)
+                        mode.work_ahead(t)
+                        assert canvas.buf == before  # the frame sent is left alone
+                        asked_before = list(asked)
+            runs.append((frames, json.dumps(mode.save()), draws.state))
+        assert runs[0] == runs[1], (width, height)
+    return refusals, ahead_used

@@ -286,8 +286,11 @@ def test_a_text_drawn_as_one_pattern_is_the_text_drawn_a_character_at_a_time():
 
     texts = ["", "A", "1ST?", "NO", "FLIK", "- =", "ab", "1 IN", "\x01Z"]
     texts += sorted(cubequest_screens.WORDS) + sorted(qbert.WORDS)
+    # the patterns the modes keep written out are font.pattern's
+    assert len(dice.NUMBERS) == max(dice.dice.STANDARD) + 1
     for v in range(len(dice.NUMBERS)):
         assert dice.NUMBERS[v] == font.pattern(str(v))
+    assert qbert.ESCAPE_SIGNS == font.pattern("- =")
     for words in (cubequest_screens.WORDS, qbert.WORDS):
         for text in words:
             assert words[text] == font.pattern(text)

@@ -9,7 +9,7 @@ from boardside.canvas import Canvas
 from boardside.mode import Context, ModeError
 from boardside.modes.qbert import CAPTURED, ITEMS, LANDED, QbertMode
 
-from ._support import ScriptedRng, raises
+from ._support import ScriptedRng, press_at_random, raises
 
 
 class Player:
@@ -463,16 +463,7 @@ def test_a_header_copied_from_its_kept_copy_is_the_header_drawn_afresh():
         fresh = Canvas(width, height)
         t = 0
         for step in range(500):
-            button = buttons[rng.getrandbits(5) % len(buttons)]
-            t += (40, 130, 450, 800)[rng.getrandbits(2)]
-            if button.endswith("_long"):
-                mode.handle("press", button[0], t)
-                mode.handle("long", button[0], t + 700)
-                mode.handle("release", button[0], t + 800)
-                t += 800
-            elif button:
-                mode.handle("press", button, t)
-                mode.handle("release", button, t + 30)
+            t = press_at_random(mode, rng, buttons, (40, 130, 450, 800), t)
             if rng.getrandbits(5) == 0:
                 mode.match.tube_reads += 1  # the walls turn cyan for both players
             for dt in (0, 60):
@@ -492,3 +483,75 @@ def test_a_header_copied_from_its_kept_copy_is_the_header_drawn_afresh():
                 if width >= 16 and height >= 16:
                     assert canvas.buf == fresh.buf, (step, mode.match.phase, mode.view)
     assert kept > 100  # the kept header was used, on many screens
+
+
+def test_the_frames_drawn_ahead_are_the_frames_drawn_afresh():
+    """work_ahead() draws the first frame of the drop and of the nasty dice's tumble in
+    the pass before the press; a press copies it in only while all it shows is as it
+    was drawn (pegs, player, the walls' colour, the character die set, the panel's
+    size): every frame of a played match with it, the same match without it."""
+    from ._support import TinyRng
+
+    buttons = ["a"] * 6 + ["b", "b_long", "left", "right", "up", "down", "a_long", ""]
+    dies = [text for _, text in rules.FACE_PRESETS] + ["slick,coily,red_ball,ugg"]
+    used = 0
+    for width, height, seed in ((16, 16, 5), (20, 18, 6), (16, 16, 7)):
+        runs = []
+        for ahead in (True, False):
+            rng = TinyRng(seed)
+            ctx = Context(TinyRng(seed + 10), width, height)
+            mode = QbertMode(ctx)
+            canvas = Canvas(width, height)
+            frames = []
+            t = 0
+            for step in range(600):
+                t = press_at_random(mode, rng, buttons, (40, 130, 450, 800), t)
+                r = rng.getrandbits(5)
+                if r == 0:
+                    mode.match.tube_reads += 1  # the walls turn cyan for both players
+                elif r == 1:  # another character die: another first tumble frame
+                    ctx.settings["qbert.faces"] = dies[rng.getrandbits(2) % len(dies)]
+                for dt in (0, 60):
+                    mode.tick(t + dt)
+                    mode.render(canvas, t + dt)
+                    key = mode._fixed_key()
+                    if ahead and key >= 0 and mode._ahead_at >= 0 \
+                            and mode._ahead_at == mode._ahead_key(key, canvas):
+                        used += 1  # (render set mode.t: the key of the frame just drawn)
+                    frames.append(bytes(canvas.buf))
+                    if mode.ahead:
+                        mode.ahead = False
+                        if ahead:
+                            mode.work_ahead(t + dt)
+            runs.append((frames, json.dumps(mode.save()), ctx.rng.state))
+        assert runs[0] == runs[1], (width, height)
+    assert used > 20  # the pictures drawn ahead were used
+
+
+def test_a_frame_drawn_ahead_is_not_used_once_what_it_shows_has_changed():
+    """The first tumble frame drawn ahead, then the character die changed, the pegs
+    moved or the walls turned cyan before the roll: the press draws afresh."""
+    for change in ("faces", "pegs", "reads", None):
+        frames = []
+        for ahead in (True, False):
+            p = start_round([0] * 12, faces=UGWW)
+            p.tap("a")  # drop
+            if ahead:
+                p.mode.work_ahead(p.t)  # (only the tumble, the drop's was drawn)
+            p.tap("b")  # Q*bert's move is over: the nasty dice next
+            assert p.mode.ahead is True
+            p.mode.ahead = False
+            if ahead:
+                p.mode.work_ahead(p.t)
+                assert p.mode._ahead_at >= 0
+            if change == "faces":
+                p.ctx.settings["qbert.faces"] = "slick,coily,red_ball,ugg"
+            elif change == "pegs":
+                p.mode.match.pegs[0] += 1
+            elif change == "reads":
+                p.mode.match.tube_reads += 1
+            p.t += 40
+            p.mode.handle("press", "a", p.t)
+            p.mode.render(p.canvas, p.t)
+            frames.append(bytes(p.canvas.buf))
+        assert frames[0] == frames[1], change

@@ -340,15 +340,23 @@ class Game:
         """ "On your turn, flick one of your cubes ... you can only flick one cube per
         turn." Extra flicks and a Helm's second flick add to that."""
         self._my_turn("flick", player)
-        if self.flicks >= self.allowed():
-            if self.special and self.flicks == 0:
-                raise ModeError("this turn was spent on %s instead of flicking"
-                                % SPECIAL_TITLES[self.special])
-            raise ModeError("no flick left this turn: end the turn")
+        why = self.flick_refusal()
+        if why is not None:
+            raise ModeError(why)
         self._remember()
         self.flicks += 1
         self.last = LAST_HELM if self.last == LAST_CLAIMED else LAST_FLICK
         return self.allowed() - self.flicks
+
+    def flick_refusal(self):
+        """Why a flick of the player on turn would be refused for want of one left,
+        None while one is left."""
+        if self.flicks >= self.allowed():
+            if self.special and self.flicks == 0:
+                return ("this turn was spent on %s instead of flicking"
+                        % SPECIAL_TITLES[self.special])
+            return "no flick left this turn: end the turn"
+        return None
 
     def can_helm_again(self):
         """A Helm's first flick was just made (the players confirm it was a Helm and

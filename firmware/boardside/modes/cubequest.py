@@ -87,14 +87,22 @@ REASONS = (
 )
 
 
-screens.add_words([w for reason in REASONS for w in reason[1:]])
+_words_of = {}  # message -> its two words: a refusal's words looked up once
 
 
 def reason_words(message):
+    words = _words_of.get(message)
+    if words is not None:
+        return words
+    words = ("NO", "")
     for part, first, second in REASONS:
         if part in message:
-            return first, second
-    return "NO", ""
+            words = (first, second)
+            break
+    if len(_words_of) >= 16:  # the messages name cubes and players: a few at a time
+        _words_of.clear()
+    _words_of[message] = words
+    return words
 
 
 class CubeQuestMode(Mode):
@@ -280,7 +288,23 @@ class CubeQuestMode(Mode):
         if done:
             self.message = ""
         self._after(phase)
+        if self.view == "" and g.phase == gm.BOUT and ITEMS[self.item] == FLICK:
+            self.ahead = True  # A again may be refused: its words and picture ahead
         return done or flashed
+
+    _canvas = None  # the canvas last rendered
+
+    def work_ahead(self, now_ms):
+        """A flick under A with none left: the refusal's words and picture, drawn
+        now (their key keeps them only while they are what a refusal shows)."""
+        g = self.game
+        canvas = self._canvas
+        if (canvas is None or canvas.width < 16 or canvas.height < 16 or self.view != ""
+                or g.phase != gm.BOUT or g.hid or ITEMS[self.item] != FLICK):
+            return
+        why = g.flick_refusal()
+        if why is not None:
+            screens.refusal_ahead(canvas, reason_words(why))
 
     def _refuse(self, message):
         self.words = reason_words(message)
@@ -768,9 +792,12 @@ class CubeQuestMode(Mode):
         self.editing = editing
         self.kind = kind
         self.item = item
+        # the screen restored may be a flick under A with none left (work_ahead)
+        self.ahead = view == "" and game.phase == gm.BOUT and ITEMS[item] == FLICK
 
     # -- drawing -------------------------------------------------------------------------------
     def render(self, canvas, now_ms):
+        self._canvas = canvas
         screens.draw(self, canvas, now_ms)
 
 

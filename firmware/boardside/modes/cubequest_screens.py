@@ -11,7 +11,7 @@ for every roll, so they cannot tell a value that is still hidden.
 
 from boardside import cubequest as cq
 from boardside import font, icons
-from boardside.canvas import DIM, GREEN, GREY, RED, WHITE, YELLOW, scale
+from boardside.canvas import DIM, GREEN, GREY, RED, WHITE, YELLOW, kept_copy, scale
 from boardside.cubequest import BLUE, FREEZE, HEALER, KING, KINDS, SKULK
 from boardside.cubequest import game as gm
 
@@ -67,20 +67,57 @@ TUMBLE = "tumble"
 COIN = "coin"
 
 
-# The fixed texts of the screens and the digits, each as one bit pattern
-# (font.pattern): drawn in one call instead of one a character.
-WORDS = {}
-
-
-def add_words(texts):
-    for t in texts:
-        if t:
-            WORDS[t] = font.pattern(t)
-
-
-add_words(ITEM_LABELS + NEXT_LABELS + END_LABELS + FIRST_LABELS + NAMES + tuple("0123456789")
-          + ("NEW?", "1ST?", "1ST", "MISS", "FRZ", "1 IN", "ROLL", "OFF", "END", "HEAL",
-             "BACK", "OUT", "Y", "N", "-"))
+# The screens' fixed texts as bit patterns (font.pattern), each drawn in one call, not
+# one a character. Written out: working them out took about 55 ms of every opening of
+# the mode on an RP2040 (the bench's estimate); tests/portable/test_fast_drawing.py
+# checks each against font.pattern.
+WORDS = {
+    "FLIK": 0x7475884b909a212c775,
+    "ROLL": 0x6244aa899512aa25277,
+    "OFF": 0x277a8959aa2244,
+    "MISS": 0x5733e489c88a908d766,
+    "HELM": 0x5745a88fd91ea22d775,
+    "KING": 0x5763a4a9895692ad753,
+    "HIDE": 0x5767a4a9c95a92a5767,
+    "SKLK": 0x35458a8a9918aa2e575,
+    "FRZ": 0x7678a398a2a457,
+    "HEAL": 0x5724a8a9d9d2a2a5757,
+    "NEW": 0x675a8b59ea3d75,
+    "UNDO": 0x5662aaab5556aaaf562,
+    "NEXT": 0x6757a8a5588aa295752,
+    "TEAM": 0x772548ae99dd22aa755,
+    "RED": 0x676a8b996a2d76,
+    "COIN": 0x32768a4b1496292b275,
+    "BLU": 0x645a8b916a2e77,
+    "NEW?": 0x6757a8a359cea385752,
+    "1ST?": 0x2377c842888d0907622,
+    "1ST": 0x237c8488909762,
+    "1 IN": 0x2076c04a8095012f075,
+    "END": 0x7668ab9562af56,
+    "BACK": 0x6235aa8b9d1aaa2e535,
+    "OUT": 0x257aa554aa9272,
+    "ONE": 0x267aa955aaa257,
+    "NONE": 0x6267aaa9555aaaa5257,
+    "LEFT": 0x47778885198a2217742,
+    "OVER": 0x2576aa8b559aaa2a275,
+    "6 PT": 0x706780a5c18a8217042,
+    "40PT": 0x5767aaa5d588aa11742,
+    "LOCK": 0x42358a8b151a2a2f235,
+    "DONE": 0x6267aaa9555aaaa6257,
+    "NOT": 0x627aa554aa9522,
+    "TURN": 0x75664aaa95952aaa755,
+    "NO": 0x62ab56ad2,
+    "USED": 0x5376a88b49968a2f676,
+    "MOVE": 0x5257eaa9d55aaaa5227,
+    "CAPT": 0x32678aa51d8a2a13542,
+    "PICK": 0x6735a48b891a122c735,
+    "CUBE": 0x35678aa9159a2aa3767,
+    "MANY": 0x5265eaabdd4aaa95552,
+    "NOW": 0x625aab55eabd25,
+}
+for _t in "0123456789YN-":
+    WORDS[_t] = font.glyph(_t)  # one character: its glyph
+del _t
 
 
 class Screen:
@@ -140,15 +177,15 @@ def draw(m, canvas, now_ms):
     if not m.anim and m.flash_until < 0 and m.view == "" and g.phase == gm.BOUT:
         _bout_on_kept(s, m, canvas, now_ms)
         return
+    if not m.anim and m.flash_until >= 0:
+        _refused_on_kept(s, m.words)
+        return
     canvas.clear()
     if m.anim:
         if m.anim == COIN:
             _coin_spin(s, m, now_ms)
         else:
             _tumble(s, m, now_ms)
-        return
-    if m.flash_until >= 0:
-        _refused(s, m)
         return
     v = m.view
     g = m.game
@@ -254,10 +291,7 @@ def _bout_on_kept(s, m, canvas, now_ms):
     else:
         canvas.clear()
         _bout_top(s, m)
-        if kept is None or len(kept) != len(canvas.buf):
-            _kept[1] = bytearray(canvas.buf)
-        else:
-            kept[:] = canvas.buf
+        _kept[1] = kept_copy(kept, canvas.buf)
         _kept[0] = key
     _bout(s, m, now_ms, False)
 
@@ -473,12 +507,44 @@ def _coin_spin(s, m, now_ms):
         s.icon(5, 6, COIN_ICON, colour(phase // 2))
 
 
-def _refused(s, m):
+def _refused(s, words):
     """Why the last button was refused: a cross and two words (amber)."""
     s.icon(0, 0, "cross", REFUSED_COLOUR)
-    first, second = m.words
+    first, second = words
     s.centre(6, first, REFUSED_COLOUR)
     s.centre(11, second, REFUSED_COLOUR)
+
+
+# The refusal's picture depends on its two words alone (and the canvas): the last one
+# drawn is kept, and a refusal foreseen (the mode's work_ahead) is drawn before its press.
+_refusal = [None, None]  # (the words, the canvas), the picture's bytes
+
+
+def _refused_on_kept(s, words):
+    c = s.c
+    kept = _refusal[1]
+    key = _refusal[0]
+    if (key is not None and key[1] is c and key[0] == words and kept is not None
+            and len(kept) == len(c.buf)):
+        c.buf[:] = kept
+        return
+    c.clear()
+    _refused(s, words)
+    _refusal[1] = kept_copy(kept, c.buf)
+    _refusal[0] = (words, c)
+
+
+def refusal_ahead(canvas, words):
+    """Draw the refusal with these words now, for a press that may show it."""
+    key = _refusal[0]
+    if key is not None and key[1] is canvas and key[0] == words:
+        return
+    s = _screens[0]
+    if s is None or s.c is not canvas:
+        s = _screens[0] = Screen(canvas)
+    saved = bytearray(canvas.buf)
+    _refused_on_kept(s, words)
+    canvas.buf[:] = saved
 
 
 # -- small grids (8x8 and the like): one thing at a time -------------------------------------

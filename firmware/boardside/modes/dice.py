@@ -30,8 +30,21 @@ for _s in dice.STANDARD:
     DIE_NAMES[_s] = "d%d" % _s
 del _s
 # a face's number and the label of the dice chosen, each as one bit pattern
-# (font.pattern): one call to draw instead of one a character
-NUMBERS = tuple(font.pattern(str(v)) for v in range(max(dice.STANDARD) + 1))
+# (font.pattern): one call to draw instead of one a character. 10-20 written out
+# (tests/portable/test_fast_drawing.py checks them): no working out at every opening.
+NUMBERS = tuple(font.glyph(str(v)) for v in range(10)) + (
+    0x27ca952f7,  # 10
+    0x22cc89177,  # 11
+    0x27c29d277,  # 12
+    0x27c28d0f7,  # 13
+    0x25ca9d0f1,  # 14
+    0x27c89d0f7,  # 15
+    0x27c89d2f7,  # 16
+    0x27c289172,  # 17
+    0x27ca9d2f7,  # 18
+    0x27ca9d0f7,  # 19
+    0x772bd62f7,  # 20
+)
 LABELS = {}  # count * 100 + sides: (text, pattern), made when first shown
 
 

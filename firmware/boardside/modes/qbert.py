@@ -27,7 +27,8 @@ draws are exactly the logged rolls, and the d8 is always one 3-bit draw.
 
 from boardside import font
 from boardside import qbert as rules
-from boardside.canvas import CYAN, DIM, GREEN, GREY, RED, WHITE, YELLOW, scale, text_width
+from boardside.canvas import (CYAN, DIM, GREEN, GREY, RED, WHITE, YELLOW, Canvas, kept_copy,
+                              scale, text_width)
 from boardside.events import A, B, DOWN, LEFT, LONG, PRESS, RELEASE, REPEAT, RIGHT, UP
 from boardside.mode import Mode, ModeError
 from boardside.qbert import match as mt
@@ -72,15 +73,44 @@ TUBE_DOWN = int("111111" + "100001" * (TUBE_H - 2) + "111111", 2)
 COVERED = (1 << 32) - 1
 PIPS = ("", "pips1", "pips2", "pips3", "pips4", "pips5", "pips6")
 
-# The escape screen's "-" and "=" (roll - used = left, at x 4 and 12) as one pattern
-# 11 pixels wide, the glyphs font.ADVANCE apart: drawn in one call, not two.
-ESCAPE_SIGNS = font.pattern("- =")
-# The screens' fixed texts and the digits, each as one bit pattern: one call to draw
-WORDS = {}
-for _t in (tuple(ITEM_LABELS.values()) + rules.SHORT + tuple("0123456789")
-           + ("NEW?", "P1", "P2", "TIE", "ROLL", "OUT", "A", "B", "FALL", "HOME", "+1", "?",
-              "Y", "N", "D8", "D6", "USB", "PC", "SET", "?!", "NEXT", "END")):
-    WORDS[_t] = font.pattern(_t)
+# The screens' fixed texts as bit patterns (font.pattern), each drawn in one call, not
+# one a character. Written out: working them out took about 60 ms of every opening of
+# the mode on an RP2040 (the bench's estimate); tests/portable/test_fast_drawing.py
+# checks each against font.pattern.
+# The escape screen's "-" and "=" (roll - used = left, at x 4 and 12), font.ADVANCE apart
+ESCAPE_SIGNS = 0xfc0003800  # "- ="
+WORDS = {
+    "CAPT": 0x32678aa51d8a2a13542,
+    "LAND": 0x42668aab1d562aaf556,
+    "UNDO": 0x5662aaab5556aaaf562,
+    "LOG": 0x4238a91562af23,
+    "NEW": 0x675a8b59ea3d75,
+    "COIL": 0x32748a4914922923277,
+    "RED": 0x676a8b996a2d76,
+    "GRN": 0x3668ab596aab55,
+    "SLIK": 0x3475884a9098a12e775,
+    "UGG": 0x533a89556aaf33,
+    "WWAY": 0x5525aaabddcbba95552,
+    "NEW?": 0x6757a8a359cea385752,
+    "P1": 0x62ad8a147,
+    "P2": 0x67a39e247,
+    "TIE": 0x77744889912277,
+    "ROLL": 0x6244aa899512aa25277,
+    "OUT": 0x257aa554aa9272,
+    "FALL": 0x72448a899d122a24577,
+    "HOME": 0x5257aae9d5daaaa5257,
+    "+1": 0x24dc9107,
+    "D8": 0x67ab5eae7,
+    "D6": 0x67a95eae7,
+    "USB": 0x536a8b49a8af66,
+    "PC": 0x63a992243,
+    "SET": 0x377884988a1672,
+    "?!": 0x7224c8022,
+    "NEXT": 0x6757a8a5588aa295752,
+    "END": 0x7668ab9562af56,
+}
+for _t in "0123456789ABNY?":
+    WORDS[_t] = font.glyph(_t)  # one character: its glyph
 del _t
 
 REPORT = "report"
@@ -333,7 +363,7 @@ class QbertMode(Mode):
                 if self.b_long:
                     self.b_long = False
                     return False
-                return self.attempt(self._short_b)
+                return self._asking(self.attempt(self._short_b))
             return False
         if button == A and kind == RELEASE:
             if self.peeking:
@@ -341,8 +371,17 @@ class QbertMode(Mode):
                 return True
             return False
         if kind == PRESS or (kind == REPEAT and button in (UP, DOWN, LEFT, RIGHT)):
-            return self.attempt(self._press, button)
+            return self._asking(self.attempt(self._press, button))
         return False
+
+    def _asking(self, changed):
+        """A press changed the picture: if the next one is likely to drop the die or
+        roll the nasty dice, ask for their first frame to be drawn ahead."""
+        m = self.match
+        if changed and not self.view and (m.phase == mt.DROP or m.phase == mt.REVEAL
+                                          or (m.phase == mt.NASTY and not m.face)):
+            self.ahead = True
+        return changed
 
     def _press(self, button):
         v = self.view
@@ -668,6 +707,7 @@ class QbertMode(Mode):
         self._ui_reset()
         if self.match.chain_break:
             self.match.note_unverified("changed")  # a log entry edited after it was made
+        self._asking(True)  # the screen restored may be the one before a roll
 
     # -- drawing --------------------------------------------------------------------------
     # The full layout is 16x16 (centred on larger grids): a header row (y 0-4) and two
@@ -678,23 +718,36 @@ class QbertMode(Mode):
         if canvas.width >= 16 and canvas.height >= 16:
             self.ox = (canvas.width - 16) // 2
             self.oy = (canvas.height - 16) // 2
+            self._canvas = canvas  # what work_ahead() draws for
             key = self._fixed_key()
             if key < 0:
                 canvas.clear()
                 self._render_full()
-            elif key == self._fixed_at and len(self._fixed) == len(canvas.buf):
-                canvas.buf[:] = self._fixed  # the header, as drawn before
-                self._render_full(False)
+            elif (self._ahead_at >= 0 and self._ahead_at == self._ahead_key(key, canvas)
+                  and len(self._ahead.buf) == len(canvas.buf)):
+                canvas.buf[:] = self._ahead.buf  # the press's picture, drawn ahead
             else:
-                canvas.clear()
-                self._render_fixed()
-                fixed = self._fixed
-                if fixed is None or len(fixed) != len(canvas.buf):
-                    self._fixed = bytearray(canvas.buf)
+                m = self.match
+                screen = -1
+                if m.phase == mt.ESCAPE:  # (a refused step shows the same screen again)
+                    screen = ((key << 4 | m.tube) << 4 | m.used) << 1 | (1 if m.in_danger else 0)
+                if screen >= 0 and screen == self._screen_at and len(self._screen) == len(
+                        canvas.buf):
+                    canvas.buf[:] = self._screen
                 else:
-                    fixed[:] = canvas.buf
-                self._fixed_at = key
-                self._render_full(False)
+                    if key == self._fixed_at and len(self._fixed) == len(canvas.buf):
+                        canvas.buf[:] = self._fixed  # the header, as drawn before
+                    elif key == self._ahead_header and len(self._ahead.buf) == len(canvas.buf):
+                        canvas.buf[:] = self._ahead.buf  # the header, drawn ahead
+                        self._keep_fixed(canvas.buf, key)
+                    else:
+                        canvas.clear()
+                        self._render_fixed()
+                        self._keep_fixed(canvas.buf, key)
+                    self._render_full(False)
+                    if screen >= 0:
+                        self._screen = kept_copy(self._screen, canvas.buf)
+                        self._screen_at = screen
             if self.flash_until >= 0:
                 self._hline(0, 5, 16, RED)
             if self.match.unverified:
@@ -715,17 +768,27 @@ class QbertMode(Mode):
     # key), and the rest of the screen is drawn on it (no part of the rest overlaps it).
     _fixed = None      # the kept canvas bytes
     _fixed_at = -1     # the key they were drawn for
+    # The escape screen whole, under the key of all it shows: a refused escape step
+    # (RIGHT past the roll, LEFT below 0) shows it again under the refusal's line.
+    _screen = None
+    _screen_at = -1
 
-    def _fixed_key(self):
-        """What the header of the screen shown depends on, as one int; -1: a screen
-        without the header kept."""
+    def _keep_fixed(self, buf, key):
+        self._fixed = kept_copy(self._fixed, buf)
+        self._fixed_at = key
+
+    def _fixed_key(self, phase=None):
+        """What the header of the screen shown (or of ``phase``'s screen) depends on,
+        as one int; -1: a screen without the header kept."""
         if self.view != "":
             return -1
         m = self.match
-        ph = m.phase
+        ph = m.phase if phase is None else phase
         if ph == mt.NASTY:
             icon = 1
-        elif ph == mt.ESCAPE or ph == mt.DROP or ph == mt.BONUS:
+        elif ph == mt.ESCAPE:
+            icon = 2  # the header and the escape screen's "-" and "="
+        elif ph == mt.DROP or ph == mt.BONUS:
             icon = 0
         elif ph == mt.MOVE or ph == mt.REVEAL:
             if self.peeking and not m.tube_shown and m.qbert == 2:
@@ -735,14 +798,106 @@ class QbertMode(Mode):
             return -1
         q = m.qbert
         pegs = m.pegs[q - 1] if q else 0
-        return (((pegs << 2 | q) << 1 | icon) << 6 | self.ox) << 6 | self.oy
+        return (((pegs << 2 | q) << 2 | icon) << 6 | self.ox) << 6 | self.oy
 
-    def _render_fixed(self):
-        """The header of the screen _fixed_key() names."""
-        if self.match.phase == mt.NASTY:
+    # The first frame of the die's drop and of the nasty dice's tumble is the same for
+    # every roll: work_ahead() draws it in the pass of the frame before (the drop, the
+    # roll "ROLL" screen), so the press that rolls copies it in. The key holds all that
+    # picture shows; nothing of it depends on the roll.
+    _canvas = None     # the canvas last rendered
+    _ahead = None      # a Canvas holding the picture drawn ahead
+    _ahead_at = -1     # its key (_ahead_key)
+    _ahead_header = -1  # or: it holds the escape screen's header, of this _fixed_key()
+
+    def _ahead_key(self, key, canvas):
+        """The key of the screen shown now if it is one work_ahead() draws, else -1.
+        ``key``: _fixed_key() (>= 0)."""
+        m = self.match
+        ph = m.phase
+        if ph == mt.MOVE:
+            if (self.anim != "drop" or self.t >= self.anim_until
+                    or (self.t - self.anim_start) * 6 // DROP_MS):
+                return -1
+            part = 2 if m.tube_reads else 1
+        elif ph == mt.NASTY:
+            if not self._tumbling() or self._frame_no():
+                return -1
+            part = 3 << 3 | self.faces()[0][0]
+        else:
+            return -1
+        return ((key << 8 | canvas.width) << 6) | part
+
+    def work_ahead(self, now_ms):
+        """Before a drop or a roll of the nasty dice: draw the first frame of its
+        animation (the same for every roll)."""
+        canvas = self._canvas
+        m = self.match
+        ph = m.phase
+        if (canvas is None or self.view or canvas.width < 16 or canvas.height < 16
+                or not (ph == mt.DROP or ph == mt.REVEAL or (ph == mt.NASTY and not m.face))):
+            return
+        key = self._fixed_key()  # the same header after the press
+        if key < 0:
+            return
+        if ph == mt.REVEAL:
+            # the escape screen's header and signs (nothing of the roll): the lift
+            # draws the numbers on them
+            key = self._fixed_key(mt.ESCAPE)
+            if key != self._ahead_header or len(self._ahead.buf) != len(canvas.buf):
+                self._ahead_at = -1
+                self._ahead_header = -1
+                self._draw_ahead(canvas, mt.ESCAPE)
+                self._ahead_header = key
+            return
+        if ph == mt.DROP:
+            at = ((key << 8 | canvas.width) << 6) | (2 if m.tube_reads else 1)
+        else:
+            at = ((key << 8 | canvas.width) << 6) | 3 << 3 | self.faces()[0][0]
+        a = self._ahead
+        if at == self._ahead_at and a is not None and len(a.buf) == len(canvas.buf):
+            return
+        self._ahead_at = -1
+        self._ahead_header = -1
+        self._draw_ahead(canvas, ph)
+        self._ahead_at = at
+
+    def _draw_ahead(self, canvas, ph):
+        """On the scratch canvas (_ahead): the drop's or the tumble's first frame, or
+        the escape screen's header."""
+        a = self._ahead
+        if a is None or a.width != canvas.width or a.height != canvas.height:
+            a = self._ahead = Canvas(canvas.width, canvas.height)
+        a.clear()
+        self.c = a
+        self._render_fixed(ph)
+        if ph == mt.DROP:
+            self._drop_start(READ_COLOUR if self.match.tube_reads else TUBE_COLOUR)
+        elif ph == mt.NASTY:
+            self._tumble_frame(0)
+        self.c = None
+
+    def _drop_start(self, wall):
+        """The tube open and the die at its top: the drop's first frame."""
+        self.c.bits(self.ox + 5, self.oy + 6, TUBE_OPEN, TUBE_W, TUBE_H, wall)
+        self._fill(7, 7, 2, 2, WHITE)
+
+    def _tumble_frame(self, f):
+        faces = self.faces()
+        self._char_icon(0, 6, faces[f % len(faces)][0])
+        self._icon(11, 6, PIPS[1 + f % 6], WHITE)
+
+    def _render_fixed(self, phase=None):
+        """The header of the screen _fixed_key() names (of ``phase``'s screen)."""
+        phase = self.match.phase if phase is None else phase
+        if phase == mt.NASTY:
             self._header("coily", CHARACTER_COLOURS[rules.COILY])
         else:
             self._header("qbert", QBERT_COLOUR)
+            if phase == mt.ESCAPE:
+                self._escape_signs()
+
+    def _escape_signs(self):
+        self.c.bits(self.ox + 4, self.oy + 6, ESCAPE_SIGNS, 11, font.HEIGHT, GREY)
 
     # drawing in layout coordinates (offset to centre the 16x16 layout)
     def _text(self, x, y, s, colour):
@@ -923,10 +1078,7 @@ class QbertMode(Mode):
         if header:
             self._header("coily", CHARACTER_COLOURS[rules.COILY])
         if self._tumbling():
-            f = self._frame_no()
-            faces = self.faces()
-            self._char_icon(0, 6, faces[f % len(faces)][0])
-            self._icon(11, 6, PIPS[1 + f % 6], WHITE)
+            self._tumble_frame(self._frame_no())
             return
         if not m.face:
             self._centre(6, "ROLL", WHITE)
@@ -953,7 +1105,7 @@ class QbertMode(Mode):
         m = self.match
         if header:
             self._header("qbert", QBERT_COLOUR)
-        self.c.bits(self.ox + 4, self.oy + 6, ESCAPE_SIGNS, 11, font.HEIGHT, GREY)
+            self._escape_signs()
         self._text(0, 6, str(m.tube), ROLL_COLOUR)
         self._text(8, 6, str(m.used), WHITE)
         left = m.tube - m.used
