@@ -59,6 +59,7 @@ GC_CHECKS = (
     "no collection inside an animation",
     "collections keep up with the garbage",
     "a mode left is let go, and comes back",
+    "a mode's modules imported after it opened are let go too",
 )
 
 

@@ -2,7 +2,7 @@
 
 Modules are imported when a mode is opened, so the board only spends RAM on the
 game being played: the app parks the modes it leaves (App.park) and ``unload``
-lets go of the modules their import brought in.
+lets go of the modules they brought in.
 """
 
 import sys
@@ -28,8 +28,12 @@ def entry(name):
     return None
 
 
-# mode name -> the modules its import brought in (those not loaded before it)
-_brought = {}
+# mode name -> (order of loading, the modules loaded before its import): what came in
+# since is the mode's, whether its import or its code later brought it in (an editor,
+# a reader of records imported when first used), unless a mode loaded after it was
+# already loaded then
+_before = {}
+_loads = [0]
 
 
 def load(name):
@@ -37,23 +41,30 @@ def load(name):
     r = entry(name)
     if r is None:
         raise KeyError(name)
-    fresh = r[1] not in sys.modules
-    if fresh:
-        before = set(sys.modules)
+    if r[1] not in sys.modules:
+        _loads[0] += 1
+        _before[name] = (_loads[0], set(sys.modules))
     module = __import__(r[1], None, None, [r[2]])
-    if fresh:
-        _brought[name] = [m for m in sys.modules if m not in before]
     return getattr(module, r[2])
 
 
 def unload(name):
-    """Forget the modules ``load(name)`` brought in, so that their code can be
-    collected once nothing refers to it (the mode's instance parked). The next
-    ``load`` imports them again. A module another mode imported first stays: it
-    is that mode's to forget."""
-    for m in _brought.pop(name, ()):
-        sys.modules.pop(m, None)
-        parent, _, child = m.rpartition(".")
-        outer = sys.modules.get(parent)
-        if outer is not None and hasattr(outer, child):
-            delattr(outer, child)  # the package's attribute holds it too
+    """Forget the firmware's modules that came in since ``load(name)`` imported the
+    mode, so that their code can be collected once nothing refers to it (the mode's
+    instance parked). The next ``load`` imports them again. A module that came in
+    once another mode was loaded after it is that mode's to forget."""
+    mine = _before.pop(name, None)
+    if mine is None:
+        return
+    for m in [m for m in sys.modules if m not in mine[1] and m.startswith("boardside.")]:
+        for seq, before in _before.values():
+            if seq > mine[0] and m not in before:
+                break
+        else:
+            for _, before in _before.values():
+                before.discard(m)  # if it comes back, it is the mode's that imports it
+            sys.modules.pop(m, None)
+            parent, _, child = m.rpartition(".")
+            outer = sys.modules.get(parent)
+            if outer is not None and hasattr(outer, child):
+                delattr(outer, child)  # the package's attribute holds it too

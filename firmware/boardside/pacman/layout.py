@@ -100,10 +100,13 @@ class Layout:
         for s in range(81):
             x = s % 9
             y = s // 9
-            for d in range(4):
-                t = s + DS[d]
-                inside = (y < 8, x < 8, y > 0, x > 0)[d]
-                steps[s * 4 + d] = t if inside and not board.wall(x, y, d) else NO_STEP
+            k = s * 4
+            # the directions of DS written out: a tuple of the four edge tests per
+            # square and direction was 10 KB of garbage per layout checked
+            steps[k] = s + 9 if y < 8 and not board.wall(x, y, 0) else NO_STEP
+            steps[k + 1] = s + 1 if x < 8 and not board.wall(x, y, 1) else NO_STEP
+            steps[k + 2] = s - 9 if y > 0 and not board.wall(x, y, 2) else NO_STEP
+            steps[k + 3] = s - 1 if x > 0 and not board.wall(x, y, 3) else NO_STEP
         self.steps = bytes(steps)
 
     def board(self):

@@ -126,4 +126,24 @@ def main(argv):
         report("PASS", name, "modules forgotten, the game of %d characters back"
                % len(record))
 
+    name = "a mode's modules imported after it opened are let go too"
+    # PAC-MAN imports its layout editor when the editor is first opened; the editor
+    # imports PAC-MAN's own modules and the Quoridor engine, so a kept editor held all
+    # of them after PAC-MAN was parked
+    open_mode(rig, "pacman")
+    rig.app.mode().open_editor("default")
+    rig.step()
+    opened = "boardside.modes.pacman_editor" in sys.modules
+    open_mode(rig, "dice")
+    loaded = [m for m in sys.modules
+              if m.startswith("boardside.pacman") or m.startswith("boardside.quoridor")
+              or m.startswith("boardside.modes.pacman") or m == "boardside.modes.quoridor_board"]
+    if not opened or loaded:
+        report("FAIL", name, "editor imported: %r, still loaded: %r" % (opened, loaded))
+    else:
+        open_mode(rig, "pacman")
+        screen = rig.app.mode().screen
+        report("PASS" if screen == "edit" else "FAIL", name,
+               "the editor's modules forgotten; PAC-MAN back on screen %r" % screen)
+
 main(sys.argv[1:])
