@@ -107,7 +107,11 @@ class Game:
     def report_left(self):
         emit({"group": "heap_left", "name": "heap in use after %s game" % self.name,
               "mode": self.name, "bytes": self.live_now - self.baseline,
-              "live": self.live_now, "baseline": self.baseline, "passes": self.passes})
+              "live": self.live_now, "baseline": self.baseline, "passes": self.passes,
+              # the most the heap held on the way, over the menu's: the passes that
+              # open a mode (and load its code) included, then without them
+              "peak_with_loading": self.peak_load - self.baseline,
+              "peak": self.peak - self.baseline})
 
     def report(self):
         emit({"group": "heap", "name": "peak heap: %s game" % self.name, "mode": self.name,

@@ -46,9 +46,11 @@ quoridor_enter = hands.quoridor_enter
 def quoridor_game(rig, players, record, extras=True):
     """Play a whole record with the buttons; with extras, also look at the legal
     destinations (B) and the status screen (hold A) now and then."""
+    yield from hands.quoridor_starting(rig, players)
+    # imported once the mode is open: before, the engine would come in as the bench's,
+    # not the mode's, and stay when the mode is parked
     from boardside.quoridor.notation import moves
 
-    yield from hands.quoridor_starting(rig, players)
     k = 0
     for move in moves(record):
         if extras and k % 5 == 0:
@@ -201,9 +203,9 @@ def pacman_game(rig, turns=40, snapshots=None):
     shown and the status held), each device move confirmed with A; a new game after
     the end. snapshots: a dict filled with "play" (PAC-MAN to move) and "device" (a
     device move shown) -> App.save(), the first time each shows after the third turn."""
-    from boardside.quoridor.notation import parse
-
     yield from hands.opening(rig, "pacman")
+    from boardside.quoridor.notation import parse  # once the mode is open (as above)
+
     mode = rig.app.mode()
     mode.screen = "setup"
     mode.page = 2

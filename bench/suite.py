@@ -504,6 +504,10 @@ def ops_open(rig):
                 raise RuntimeError("%s is still loaded: this would not time an open" % name)
             rig.level("a", True)
             rig.passes(sampling)
+            # The device collects at quiet moments (Device.collect), so A finds a heap
+            # of live data; here the setup's own garbage would otherwise be collected
+            # inside the timed pass, at random, in one sample in a few.
+            gc.collect()
 
         yield Op("open", "press A -> first frame: open %s (import, restore, draw)" % name,
                  rig.step, setup, rig=rig, kind="open",
