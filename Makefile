@@ -34,8 +34,10 @@ $(MPVM_STAMP): $(MPVM)/package.json $(MPVM)/package-lock.json
 	npm ci --prefix $(MPVM) --no-audit --no-fund --loglevel=error
 	@touch $@
 
+# One worker per core, a test file each: a file's fixtures (the MicroPython VM run,
+# the deployed flash) are set up once, in one worker.
 test: $(STAMP) $(MPVM_STAMP) lint
-	$(BIN)/python -m pytest -m "not slow"
+	$(BIN)/python -m pytest -m "not slow" -n auto --dist loadfile
 
 # pyflakes' errors, imports out of place and lines over 99 characters (pyproject.toml)
 lint: $(STAMP)
