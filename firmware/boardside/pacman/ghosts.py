@@ -28,9 +28,15 @@ CHASE_DISTANCE = 4  # CLYDE turns back this near (the arcade's: 8 tiles in a maz
 CLYDE_CORNER = 0  # a1
 
 
+_UNREACHED = b"\xff" * 81
+# the searches' queue: a square goes in at most once, and a list would grow (and
+# allocate) as it fills
+_queue = bytearray(81)
+
+
 def _closed(game):
     # a map to search in: 255 not reached yet, 254 a pellet left (closed)
-    dist = bytearray(b"\xff" * 81)
+    dist = bytearray(_UNREACHED)
     pellets = game.layout.pellets
     for i in range(4):
         if not (game.eaten >> i) & 1:
@@ -53,9 +59,11 @@ def distances(game, source, limit=80, wanted=None):
                 need[t] = 1
                 left += 1
     dist[source] = 0
-    queue = [source]
+    queue = _queue
+    queue[0] = source
     i = 0
-    while i < len(queue) and left:
+    n = 1
+    while i < n and left:
         s = queue[i]
         i += 1
         d = dist[s] + 1
@@ -66,7 +74,8 @@ def distances(game, source, limit=80, wanted=None):
             t = steps[k]
             if t != NO_STEP and dist[t] == 255:
                 dist[t] = d
-                queue.append(t)
+                queue[n] = t
+                n += 1
                 left -= need[t]
     for t in game.layout.pellets:
         if dist[t] == 254:
@@ -81,20 +90,24 @@ def nearest_pellet(game):
     dist = _closed(game)
     source = game.pac
     dist[source] = 0
-    queue = [source]
+    queue = _queue
+    queue[0] = source
     i = 0
-    while i < len(queue):
+    n = 1
+    while i < n:
         s = queue[i]
         i += 1
         for k in range(s * 4, s * 4 + 4):
             t = steps[k]
             if t == NO_STEP:
                 continue
-            if dist[t] == 254:
+            d = dist[t]
+            if d == 254:
                 return t  # first found: the search goes out in order of distance
-            if dist[t] == 255:
+            if d == 255:
                 dist[t] = 0
-                queue.append(t)
+                queue[n] = t
+                n += 1
     return None
 
 
