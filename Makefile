@@ -44,7 +44,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check firmware host tests bench hardware
 
 test-all: $(STAMP) $(MPVM_STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadfile
 
 # Speed and memory on CPython and the MicroPython VM, with board-time estimates and
 # budgets (about 5 minutes); prints a table, writes out/bench.json, fails on a miss.
