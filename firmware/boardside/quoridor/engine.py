@@ -93,6 +93,12 @@ _T1, _T2 = tables.T1, tables.T2
 _SEGK, _SEGB, _EDGEP = tables.SEGK, tables.SEGB, tables.EDGEP
 _CUM0, _CUM1, _CUM2 = tables.CUM0, tables.CUM1, tables.CUM2
 
+def _on_goal(g, s):
+    """Whether square s (0-80) lies on goal line g (NORTH: rank 9, ...; rule 7)."""
+    return ((g == NORTH and s >= 72) or (g == SOUTH and s < 9)
+            or (g == EAST and s % 9 == 8) or (g == WEST and s % 9 == 0))
+
+
 def _reroot(par, pdir, n):
     """Make n the root of its wall tree by reversing the path to the old root."""
     child = n
@@ -586,9 +592,7 @@ class Quoridor:
 
     def reaches_goal(self, player, x, y):
         """Whether square (x, y) lies on the goal line of the player (rule 7)."""
-        g = self._goal[player]
-        return ((g == NORTH and y == 8) or (g == SOUTH and y == 0)
-                or (g == EAST and x == 8) or (g == WEST and x == 0))
+        return _on_goal(self._goal[player], y * 9 + x)
 
     def check(self, move):
         """Raise IllegalMove if the move is illegal now; return its code otherwise."""
@@ -1312,9 +1316,7 @@ class Quoridor:
         self._undo.append((0, p, self._sq[p]))
         self._move_pawn(p, s)
         # (7) first to reach a square of the opposite side wins
-        g = self._goal[p]
-        if ((g == NORTH and s >= 72) or (g == SOUTH and s < 9)
-                or (g == EAST and s % 9 == 8) or (g == WEST and s % 9 == 0)):
+        if _on_goal(self._goal[p], s):
             self.winner = p
         self.turn = (p + 1) % self.players
 
