@@ -30,11 +30,11 @@ the move's frame was shown does it (ghosts.choose, a few ms on the board), one
 ghost per pass.
 """
 
-from boardside.canvas import DIM, GREY, RED, WHITE, Canvas, scale, scroll_offset
+from boardside.canvas import DIM, GREY, RED, WHITE, scale, scroll_offset
 from boardside.events import A, B, DOWN, LEFT, LONG, PRESS, RELEASE, REPEAT, RIGHT, UP
 from boardside.mode import Mode, ModeError
 from boardside.modes.quoridor_board import (AMBER, BLINK_MS, FLASH_MS, PLATE, REASONS, SIZE,
-                                            BoardImage, blinked, plate, shown, window)
+                                            BoardImage, drawn_ahead, plate, shown, window)
 from boardside.pacman import IllegalMove, LayoutError, PacMan, ghosts
 from boardside.pacman.game import DEVICE, LEVELS, OFF, RULE_NAMES, deal
 from boardside.pacman.layout import GHOSTS, MAX_SAVED, NO_STEP, SHIPPED, Layouts, parse_text
@@ -826,13 +826,11 @@ class PacManMode(Mode):
                 self._note(events, now_ms)
                 frames = None
                 if self.screen in GAME_SCREENS and not self.status:
-                    store = self._store
-                    if store is None or store.width != w or store.height != h:
-                        store = self._store = Canvas(w, h)  # the frame kept: copied in
-                    self._render_game(store, BLINK_MS)  # blink on
-                    on = bytes(store.buf)
-                    self._render_game(store, 0)  # and off, kept
-                    frames = (store.buf, blinked(store.buf, on))
+                    store, changes = drawn_ahead(
+                        self._store, w, h,
+                        lambda c, blink: self._render_game(c, BLINK_MS if blink else 0))
+                    self._store = store  # the frame kept: copied in
+                    frames = (store.buf, changes)
                 notice = None if self.notice is None else (self.notice[0], self.notice[1])
             finally:
                 g.undo()

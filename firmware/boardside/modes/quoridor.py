@@ -15,11 +15,11 @@ Buttons (see docs/quoridor.md):
   game over    A: new game   hold B: undo the winning move
 """
 
-from boardside.canvas import DIM, GREY, RED, WHITE, Canvas
+from boardside.canvas import DIM, GREY, RED, WHITE
 from boardside.events import A, B, DOWN, LEFT, LONG, PRESS, RELEASE, REPEAT, RIGHT, UP
 from boardside.mode import Mode, ModeError
-from boardside.modes.quoridor_board import (BLINK_MS, FLASH_MS, SIZE, BoardImage, blinked,
-                                            draw_fence, fence, render_reason, shown, square,
+from boardside.modes.quoridor_board import (BLINK_MS, FLASH_MS, SIZE, BoardImage, draw_fence,
+                                            drawn_ahead, fence, render_reason, shown, square,
                                             window)
 # the board's colours and the reasons' icons are shared with the PAC-MAN variant
 from boardside.modes.quoridor_board import AMBER, REASONS, SQUARE_COLOUR  # noqa: F401
@@ -402,16 +402,14 @@ class QuoridorMode(Mode):
                 and nxt[3] == w << 16 | h):
             return
         self._next = None
-        store = self._store
-        if store is None or store.width != w or store.height != h:
-            store = self._store = Canvas(w, h)  # the frame kept: drawn on, copied in
         turn = (g.turn + 1) % g.players
         cx, cy = pawns[turn] if pawns is not None else g.pawn_xy(turn)
-        self._draw(store, 1, PAWN, cx, cy, turn, pawns, placed, False, None)
-        on = bytes(store.buf)
-        self._draw(store, 0, PAWN, cx, cy, turn, pawns, placed, False, None)
-        self._next = (g, key, g.moves_played + 1, w << 16 | h, move, store.buf,
-                      blinked(store.buf, on))
+        store, changes = drawn_ahead(
+            self._store, w, h,
+            lambda c, blink: self._draw(c, blink, PAWN, cx, cy, turn, pawns, placed, False,
+                                        None))
+        self._store = store  # the frame kept: drawn on, copied in
+        self._next = (g, key, g.moves_played + 1, w << 16 | h, move, store.buf, changes)
 
     def _board(self, canvas, ox, oy):
         image = self._image

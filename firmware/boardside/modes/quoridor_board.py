@@ -72,6 +72,19 @@ def blinked(off, on, step=48):
     return tuple(out)
 
 
+def drawn_ahead(store, w, h, draw):
+    """A move's two frames drawn ahead: ``draw(canvas, blink)`` with the cursor on (1)
+    and off (0) on ``store`` (a new w x h Canvas when None or of another size).
+    Returns (the canvas, holding the frame with it off; blinked() of the one with it
+    on), for shown() to put back."""
+    if store is None or store.width != w or store.height != h:
+        store = Canvas(w, h)
+    draw(store, 1)
+    on = bytes(store.buf)
+    draw(store, 0)
+    return store, blinked(store.buf, on)
+
+
 def shown(canvas, off, changes, blink):
     """Frame ``off``, with ``changes`` (blinked()) when ``blink``, into the canvas."""
     buf = canvas.buf
