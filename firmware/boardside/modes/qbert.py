@@ -818,13 +818,17 @@ class QbertMode(Mode):
             if (self.anim != "drop" or self.t >= self.anim_until
                     or (self.t - self.anim_start) * 6 // DROP_MS):
                 return -1
-            part = 2 if m.tube_reads else 1
-        elif ph == mt.NASTY:
+            return self._first_frame_key(key, canvas, False)
+        if ph == mt.NASTY:
             if not self._tumbling() or self._frame_no():
                 return -1
-            part = 3 << 3 | self.faces()[0][0]
-        else:
-            return -1
+            return self._first_frame_key(key, canvas, True)
+        return -1
+
+    def _first_frame_key(self, key, canvas, nasty):
+        """The key of the drop's (or the nasty dice's) first frame under header
+        ``key``: all it shows, the tube's colour or the first character."""
+        part = 3 << 3 | self.faces()[0][0] if nasty else (2 if self.match.tube_reads else 1)
         return ((key << 8 | canvas.width) << 6) | part
 
     def work_ahead(self, now_ms):
@@ -849,10 +853,7 @@ class QbertMode(Mode):
                 self._draw_ahead(canvas, mt.ESCAPE)
                 self._ahead_header = key
             return
-        if ph == mt.DROP:
-            at = ((key << 8 | canvas.width) << 6) | (2 if m.tube_reads else 1)
-        else:
-            at = ((key << 8 | canvas.width) << 6) | 3 << 3 | self.faces()[0][0]
+        at = self._first_frame_key(key, canvas, ph == mt.NASTY)
         a = self._ahead
         if at == self._ahead_at and a is not None and len(a.buf) == len(canvas.buf):
             return
