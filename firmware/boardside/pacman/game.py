@@ -399,19 +399,19 @@ class PacMan:
         names = self.legal_moves()  # (listed once per position)
         if move not in names:
             return False
-        legal, last = self._names, self._last_name
         s0, s1, s2 = self._packed()
         p = self._prepared
         if p is not None and p[0] == move and p[1] == s0 and p[2] == s1 and p[3] == s2:
             return True
         self._prepared = None
-        code = self._legal[names.index(move)]
-        codes = self._legal
+        # what play() and undo() drop, put back after: this position's lists
+        codes, listed, last = self._legal, self._names, self._last_name
+        code = codes[names.index(move)]
         events = self.play(move)
         after = self._packed()
         winner = self.winner
         self.undo()
-        self._legal, self._names, self._last_name = codes, legal, last
+        self._legal, self._names, self._last_name = codes, listed, last
         self._prepared = (move, s0, s1, s2, code, after[0], after[1], after[2], winner,
                           tuple(events))
         return True
