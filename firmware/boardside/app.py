@@ -160,11 +160,6 @@ class App:
         for name in list(self.instances):
             if name != keep:
                 self.park(name)
-        if self.unload:
-            # and the modules the settings screen imported to read the modes' tables
-            for name in self.mode_names:
-                if name not in self.instances:
-                    registry.unload(name)
 
     def open(self, name, now_ms):
         """Switch to a mode by name, or to the menu with 'menu'."""

@@ -1,12 +1,13 @@
 """Settings: what each setting is, and the type checks every command and setting uses.
 
-A mode declares its house rules in its class attribute ``settings``: a tuple of
-descriptions made here (Bool, Int, Choice, Text), each with a name, a short label
-for the LEDs and a default. The device's own settings are DEVICE, under the prefix
-``device.``. A setting's key is ``<mode>.<name>`` or ``device.<name>``. The
-protocol's ``set`` and the settings screen both change a setting through
-``App.change_setting``, which checks the value here, so the two stay one
-mechanism, and a new mode's settings appear on the screen with no code of its own.
+A mode's house rules are data in ``boardside.house_rules``, made into descriptions
+here (Bool, Int, Choice, Text), each with a name, a short label for the LEDs and a
+default; the mode's class attribute ``settings`` is ``table_of(<mode name>)``. The
+device's own settings are DEVICE, under the prefix ``device.``. A setting's key is
+``<mode>.<name>`` or ``device.<name>``. The protocol's ``set`` and the settings
+screen both change a setting through ``App.change_setting``, which checks the value
+here, so the two stay one mechanism, and a new mode's settings appear on the screen
+with no code of its own.
 
 Types follow JSON, and are the same for protocol arguments and settings: a boolean
 is ``true`` or ``false`` (not 0, 1 or "false"); an integer is a number without a
@@ -16,7 +17,7 @@ string. Every check raises ModeError with a message naming what was wrong.
 
 import json
 
-from boardside import modes
+from boardside import house_rules
 from boardside.mode import ModeError
 
 DEVICE_PREFIX = "device"
@@ -233,11 +234,47 @@ def find(table, name):
 
 
 def table_of(prefix):
-    """The settings under a prefix: DEVICE, or a mode's class table (importing the
-    mode's module, not creating the mode)."""
+    """The settings under a prefix: DEVICE, or a mode's house rules built from their data
+    in ``boardside.house_rules`` (no mode is imported); () for a mode without any. Built
+    once per prefix and kept: a Text setting remembers the text it checked last."""
     if prefix == DEVICE_PREFIX:
         return DEVICE
-    return modes.load(prefix).settings
+    table = _tables.get(prefix)
+    if table is None:
+        table = _tables[prefix] = tuple(make(spec) for spec in house_rules.TABLES.get(prefix, ()))
+    return table
+
+
+_tables = {}
+
+
+def make(spec):
+    """A description from one entry of ``house_rules.TABLES``."""
+    kind = spec[0]
+    if kind == "bool":
+        return Bool(spec[1], spec[2], spec[3])
+    if kind == "int":
+        return Int(*spec[1:])
+    if kind == "choice":
+        return Choice(spec[1], spec[2], spec[3], spec[4], spec[5])
+    if kind == "text":
+        return Text(spec[1], spec[2], spec[3], Parser(spec[4]), spec[5])
+    raise ValueError("unknown kind of setting: %r" % (kind,))
+
+
+class Parser:
+    """A text setting's parser named "module:function", imported on its first use, so
+    that listing the settings imports no rules package."""
+
+    def __init__(self, name):
+        self.name = name
+        self.fn = None
+
+    def __call__(self, text):
+        if self.fn is None:
+            module, _, fn = self.name.partition(":")
+            self.fn = getattr(__import__(module, None, None, [fn]), fn)
+        return self.fn(text)
 
 
 def lookup(key, mode_names):

@@ -230,3 +230,38 @@ def test_a_modes_setting_reads_the_store_at_every_call():
     assert quoridor.setting("no_such_rule", 7) == 7
     app.ctx.settings["quoridor.no_such_rule"] = 8  # a name the table lacks: as stored
     assert quoridor.setting("no_such_rule", 7) == 8
+
+
+def test_house_rules_data_agrees_with_the_rules_packages():
+    # the tables are data (boardside.house_rules) so that the settings screen loads no
+    # game; where a rules package states a default or the values, the two agree
+    from boardside import cubequest, qbert, qubo
+    from boardside.pacman import game as pacman
+
+    def table(name):
+        return dict((s.name, s) for s in settings.table_of(name))
+
+    q = table("qbert")
+    assert q["faces"].default == qbert.DEFAULT_FACES
+    assert q["faces"].presets == tuple((text, name) for name, text in qbert.FACE_PRESETS)
+    assert q["out_rule"].default == qbert.DEFAULT_OUT_RULE
+    assert q["out_rule"].values == qbert.OUT_RULES
+    c = table("cubequest")
+    assert [(n, c[n].default) for n, _ in cubequest.SETTINGS] == list(cubequest.SETTINGS)
+    assert c["bouts_to_win"].hi == cubequest.MAX_BOUTS_TO_WIN
+    u = table("qubo")
+    for name, values in qubo.RULES.items():
+        assert u[name].values == values and u[name].default == qubo.DEFAULT_RULES[name]
+    p = table("pacman")
+    assert sorted(p) == sorted(pacman.RULE_NAMES)
+    for name in pacman.RULE_NAMES:
+        default, values = pacman.RULES[name]
+        assert p[name].default == default, name
+        if isinstance(default, str):
+            assert p[name].values == values, name
+
+
+def test_a_text_settings_parser_is_imported_when_first_used():
+    faces = settings.find(settings.table_of("qbert"), "faces")
+    raises(ModeError, faces.check, "coily,nobody", "qbert.faces")
+    assert faces.check("coily,ugg", "qbert.faces") == "coily,ugg"

@@ -41,7 +41,7 @@ from boardside.modes.cubequest_screens import (
     RELEASE_PICK, RESULT, ROSTER, TUMBLE,
 )
 from boardside.saved import Fields
-from boardside.settings import Bool, Int
+from boardside.settings import table_of
 
 TUMBLE_MS = 900    # the cube tumbling before its verdict
 COIN_MS = 900      # the coin spinning before the first player shows
@@ -113,18 +113,7 @@ class CubeQuestMode(Mode):
 
     # The house rules (docs/cubequest.md): the same names and defaults as the engine's
     # cubequest.SETTINGS, which reads them when they apply.
-    settings = (
-        # teams entered in secret, shown when both are done
-        Bool("secret_teams", "SECRET TEAMS", False),
-        # "The first player to win three bouts wins the game" (fixed when a game starts)
-        Int("bouts_to_win", "BOUTS", 3, 1, cq.MAX_BOUTS_TO_WIN),
-        # a used Healer counts as defeated (so another Healer may revive it)
-        Bool("used_healer_defeated", "USED HEALER OUT", False),
-        # every miss-flick gives one more extra flick (off: at most one per turn)
-        Bool("stack_extra_flicks", "STACK EXTRA", True),
-        # a turn spent instead of flicking keeps the extra flicks owed to it
-        Bool("extra_flick_with_special", "EXTRA ON MOVE", True),
-    )
+    settings = table_of("cubequest")  # boardside.house_rules
 
     def __init__(self, ctx):
         Mode.__init__(self, ctx)

@@ -14,7 +14,7 @@ from boardside import dice, font
 from boardside.canvas import CYAN, DIM, GREY, ORANGE, RED, WHITE, YELLOW, scale, text_width
 from boardside.events import A, B, DOWN, LEFT, LONG, PRESS, RELEASE, REPEAT, RIGHT, UP
 from boardside.mode import Mode, ModeError
-from boardside.settings import Bool, need_bool, need_int
+from boardside.settings import need_bool, need_int, table_of
 
 ROLL_MS = 600      # the tumble before the result shows
 TUMBLE_STEP_MS = 60
@@ -53,10 +53,7 @@ class DiceMode(Mode):
     title = "Dice"
     icon = "die"
     actions = ("roll", "choose", "reveal", "read")
-    settings = (
-        # a secret roll may be read over USB (each read shows on the LEDs and is logged)
-        Bool("usb_peek", "USB PEEK", False),
-    )
+    settings = table_of("dice")  # boardside.house_rules
 
     def __init__(self, ctx):
         Mode.__init__(self, ctx)

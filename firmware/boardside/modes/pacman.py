@@ -40,7 +40,7 @@ from boardside.pacman.game import DEVICE, LEVELS, OFF, RULE_NAMES, deal
 from boardside.pacman.layout import GHOSTS, MAX_SAVED, NO_STEP, SHIPPED, Layouts, parse_text
 from boardside.quoridor.notation import SQUARES, parse
 from boardside.saved import Fields
-from boardside.settings import Bool, Choice, Int, need_bool, need_int, need_str
+from boardside.settings import need_bool, need_int, need_str, table_of
 
 # Arcade colours, every lit channel at least canvas.FAINT (docs/leds.md). Apart at a
 # glance in normal vision; for red-green colour blindness BLINKY and CLYDE, and
@@ -120,15 +120,7 @@ class PacManMode(Mode):
     actions = ("new", "move", "check", "legal", "undo", "record", "status", "ghost",
                "layouts", "layout_save", "layout_remove", "layout_check")
     # The house rules (docs/pacman.md): a game keeps the rules it was started with.
-    settings = (
-        Bool("boost_eats_passed", "BOOST EATS PASSED", False),
-        Choice("sight", "SIGHT", "all", ("all", "facing"), ("ALL", "FACE")),
-        Bool("frenzy_turn", "FRENZY TURN", False),
-        Choice("walk_into_ghost", "ONTO GHOST", "caught", ("caught", "blocked"),
-               ("CATCH", "BLOCK")),
-        Bool("ghosts_share", "GHOSTS SHARE", False),
-        Int("lives", "LIVES", 3, 1, 9),
-    )
+    settings = table_of("pacman")  # boardside.house_rules
 
     def __init__(self, ctx):
         Mode.__init__(self, ctx)

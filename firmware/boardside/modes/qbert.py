@@ -32,7 +32,7 @@ from boardside.canvas import (CYAN, DIM, GREEN, GREY, RED, WHITE, YELLOW, Canvas
 from boardside.events import A, B, DOWN, LEFT, LONG, PRESS, RELEASE, REPEAT, RIGHT, UP
 from boardside.mode import Mode, ModeError
 from boardside.qbert import match as mt
-from boardside.settings import Bool, Choice, Text, need_bool, need_int
+from boardside.settings import need_bool, need_int, table_of
 
 QBERT_COLOUR = 0xFF8000
 # Coily purple, Red Ball red, Green Ball green, Slick cyan, Ugg magenta (its spaces
@@ -178,14 +178,7 @@ class QbertMode(Mode):
         self.now = 0
 
     # -- settings (house rules) ------------------------------------------------------
-    settings = (
-        Choice("out_rule", "OUT", rules.DEFAULT_OUT_RULE, rules.OUT_RULES, ("ROLL", "LOSE")),
-        # the players' own die (docs/qbert.md): the presets by name, or any faces
-        Text("faces", "FACE", rules.DEFAULT_FACES, rules.parse_faces,
-             tuple((text, name) for name, text in rules.FACE_PRESETS)),
-        # the hidden roll may be read over USB (each read shows on the LEDs and is logged)
-        Bool("usb_peek", "USB PEEK", False),
-    )
+    settings = table_of("qbert")  # boardside.house_rules
 
     def faces(self):
         # the press that rolls asks: work the faces out again only when what is stored

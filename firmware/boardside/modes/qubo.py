@@ -29,7 +29,7 @@ from boardside.modes.qubo_screens import (BOARD, CONFIRM, COUNT, ENTRY, HISTORY,
                                           NEW, PASSING, PILE, UNDO, VIEWS)
 from boardside.qubo import game as qg
 from boardside.saved import Fields
-from boardside.settings import Choice, need_bool, need_int, need_str
+from boardside.settings import need_bool, need_int, need_str, table_of
 
 CONFIRM_ARM_MS = 1000  # "new game?" takes no A sooner: a double tap must not wipe a game
 PREPARE_AFTER_MS = 100  # an undo's frame is out by then: work out the next undo ...
@@ -59,12 +59,7 @@ class QuboMode(Mode):
     actions = ("setup", "start", "score", "pass", "undo", "last_card", "pile", "history",
                "status", "new")
 
-    settings = (
-        # 10 points during the final round: win at once, or play the round to its end
-        # and compare (docs/qubo.md: the rules do not say)
-        Choice("final_round_win", "FINAL 10", qubo.DEFAULT_RULES["final_round_win"],
-               qubo.RULES["final_round_win"], ("NOW", "END")),
-    )
+    settings = table_of("qubo")  # boardside.house_rules
 
     def __init__(self, ctx):
         Mode.__init__(self, ctx)

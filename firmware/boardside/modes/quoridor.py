@@ -24,7 +24,7 @@ from boardside.modes.quoridor_board import (BLINK_MS, FLASH_MS, SIZE, BoardImage
 # the board's colours and the reasons' icons are shared with the PAC-MAN variant
 from boardside.modes.quoridor_board import AMBER, REASONS, SQUARE_COLOUR  # noqa: F401
 from boardside.quoridor import IllegalMove, Quoridor
-from boardside.settings import Bool, Int, need_int
+from boardside.settings import need_int, table_of
 
 # Yellow, sky blue, pink, violet: apart for normal vision and with deuteranopia or
 # protanopia, and from the refusal red and the white cursor (docs/leds.md; checked
@@ -46,14 +46,7 @@ class QuoridorMode(Mode):
     icon = "fence"
     actions = ("new", "move", "check", "undo", "legal", "record", "status")
 
-    settings = (
-        # 4 players: side-step when a pawn stands behind the jumped pawn (docs/quoridor.md)
-        Bool("side_step_past_third_pawn", "3RD", True),
-        # the board edge behind the jumped pawn allows a side-step
-        Bool("side_step_at_edge", "EDGE", True),
-        # a chess clock per player, in seconds; 0: no clock (the rules have none)
-        Int("clock_s", "CLK", 0, 0, 7200, 60, unit="S", off="OFF"),
-    )
+    settings = table_of("quoridor")  # boardside.house_rules
 
     def __init__(self, ctx):
         Mode.__init__(self, ctx)
