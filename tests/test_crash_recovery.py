@@ -299,3 +299,24 @@ def test_after_a_soft_reset_the_app_feeds_and_a_hang_is_still_reset(board):
     assert board.counters.get("watchdog_resets") == 1
     board.run_until(board.looping, 2000)
     assert board.running and board.app.screen() == "dice"
+
+
+def test_a_memory_error_restores_the_last_save(board, monkeypatch):
+    """On the chip, running out of heap raised MemoryError and the game in RAM was
+    dropped with "restored": false. Out of memory is a crash like any other: the
+    crashed app and its modes' code are let go first, then the last save comes back."""
+    dice_with_a_pending_change(board)
+    board.read_serial()
+
+    def out_of_memory(*args):
+        raise MemoryError("memory allocation failed, allocating 275 bytes")
+
+    monkeypatch.setattr(type(board.app.mode("dice")), "render", out_of_memory)
+    board.app.dirty = True
+    board.advance(200)
+    crashes = events(board, "crash")
+    assert crashes and crashes[0]["error"].startswith("MemoryError")
+    assert crashes[0]["restored"] is True
+    # the mode's code was let go and imported again: the crash does not come back
+    assert len(crashes) == 1 and board.running
+    assert board.app.screen() == "dice" and board.app.mode("dice").count == 2

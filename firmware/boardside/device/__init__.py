@@ -20,6 +20,7 @@ import random
 import sys
 
 from boardside import gridmap, hardware, output, protocol, savefile
+from boardside import modes as registry
 from boardside.app import App
 from boardside.buttons import ButtonSet
 from boardside.canvas import BLACK, ORANGE, RED
@@ -510,6 +511,7 @@ class Device:
             self.log.write("crash %d at %d ms on screen %s:" % (self.crashes, self.now, where),
                            exc)
         event = {"event": "crash", "error": ("%s: %s" % (type(exc).__name__, exc))[:100]}
+        self.let_go(isinstance(exc, MemoryError))
         self.app = self.new_app()
         self.seen = 0
         if self.crash_streak == CRASH_LIMIT and where not in ("?", "menu"):
@@ -532,6 +534,19 @@ class Device:
             event["restored"] = self.persist.restore_last(self.app, self.now)
         self.report(event)
         self.notice("cross", ORANGE)
+
+    def let_go(self, out_of_memory):
+        """Drop the crashed app and its games before a new app is made, and after a
+        MemoryError its modes' code too: the heap must hold the restored game, not
+        both. Nothing is saved from it (its state may be what crashed); the last save
+        restores."""
+        app = self.app
+        self.app = None
+        if out_of_memory:
+            for name in app.mode_names:
+                registry.unload(name)
+        app = None
+        gc.collect()
 
     def blank(self):
         self.app.canvas.clear()
@@ -586,13 +601,29 @@ def menu_held(hw):
     return pin.value() == (0 if hw.buttons_active_low else 1)
 
 
-def main(path=HARDWARE_FILE):
+def hardware_text(path):
+    """The hardware description: the board's own file (written by ``boardside deploy``
+    or by hand), else the one frozen into the boardside image when it was built;
+    None when there is neither."""
     try:
         with open(path) as f:
-            hw = hardware.load(f.read())
+            return f.read()
     except OSError:
+        pass
+    try:
+        import boardside_image  # frozen into the boardside image only
+    except ImportError:
+        return None
+    return boardside_image.HARDWARE
+
+
+def main(path=HARDWARE_FILE):
+    text = hardware_text(path)
+    if text is None:
         print("boardside: cannot start: no %s on the board (boardside deploy copies it)" % path)
         return None
+    try:
+        hw = hardware.load(text)
     except hardware.HardwareError as e:
         print("boardside: cannot start:", e)
         return None
