@@ -8,6 +8,7 @@ reply and changes nothing.
 
 import json
 
+import boardside
 from boardside import __version__
 from boardside.events import BUTTONS
 from boardside.mode import ModeError
@@ -81,7 +82,9 @@ def _button(req):
 
 
 def cmd_hello(app, req, now_ms):
+    # code: where the running package came from ("image", "deployed /fw/a", ...: main.py)
     return {"protocol": VERSION, "firmware": __version__, "name": "boardside",
+            "code": getattr(boardside, "source", "unknown"),
             "width": app.width, "height": app.height, "modes": app.mode_names,
             "buttons": list(BUTTONS), "max_line": MAX_LINE}
 
