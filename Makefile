@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 MPVM := tests/micropython_vm
 MPVM_STAMP := $(MPVM)/node_modules/.installed
 
-.PHONY: run install test test-all fuzz bench docs-images lint clean help
+.PHONY: run install test test-all fuzz bench docs-images lint clean help firmware firmware-stock
 
 help:
 	@echo "make run       start the simulated device in this terminal"
@@ -14,6 +14,8 @@ help:
 	@echo "make test-all  the tests plus the long ones (cross-checks, fuzz)"
 	@echo "make fuzz      the long fault-injection and serial fuzz runs"
 	@echo "make lint      ruff's checks of every Python file"
+	@echo "make firmware  the boardside UF2: MicroPython built from source, boardside frozen in"
+	@echo "make firmware-stock  stock MicroPython images (RPI_PICO, RPI_PICO2) for deploy tests"
 	@echo "make bench     speed and memory figures (CPython, MicroPython VM, board estimate)"
 	@echo "make docs-images  the README's pictures, made by the simulator (docs/img/)"
 	@echo "make clean     remove the virtual environment and build output"
@@ -59,6 +61,21 @@ fuzz: $(STAMP) $(MPVM_STAMP)
 # The README's pictures of the grid, as the LEDs show them (host/boardside_host/docimages.py)
 docs-images: $(STAMP)
 	$(BIN)/python -m boardside_host.docimages docs/img
+
+# MicroPython v1.28.0's sources with the rp2 submodules: a tree or an archive (README,
+# "Build the image"). Nothing is downloaded; the default is the archive kept beside
+# the project, where there is one.
+MICROPYTHON_SRC ?= $(wildcard ../shared/vendor/micropython-1.28.0-rp2-src.tar.xz)
+FIRMWARE_BOARDS ?= BOARDSIDE_PICO BOARDSIDE_PICO2
+STOCK_BOARDS ?= RPI_PICO RPI_PICO2
+
+firmware: $(STAMP)
+	@for b in $(FIRMWARE_BOARDS); do \
+		MICROPYTHON_SRC="$(MICROPYTHON_SRC)" $(BIN)/boardside image --board $$b || exit 1; done
+
+firmware-stock: $(STAMP)
+	@for b in $(STOCK_BOARDS); do \
+		MICROPYTHON_SRC="$(MICROPYTHON_SRC)" $(BIN)/boardside image --board $$b || exit 1; done
 
 clean:
 	rm -rf $(VENV) $(MPVM)/node_modules build out .pytest_cache

@@ -6,6 +6,7 @@ import json
 import os
 import sys
 
+from boardside_host import paths
 from boardside_host.errors import CommandError
 
 
@@ -147,6 +148,58 @@ def do_reset(args):
     raise _error("no answer from boardside on %s after the reset" % port)
 
 
+# -- image and install ---------------------------------------------------------------------
+def args_image(p):
+    from boardside_host import image
+    p.add_argument("--board", default="BOARDSIDE_PICO", choices=sorted(image.BOARDS),
+                   help="BOARDSIDE_PICO (a Pico, the default) or BOARDSIDE_PICO2 (a Pico 2): "
+                        "MicroPython with boardside frozen in; RPI_PICO, RPI_PICO2: stock "
+                        "MicroPython, for boardside deploy")
+    p.add_argument("--src", metavar="PATH", default=os.environ.get("MICROPYTHON_SRC"),
+                   help="MicroPython v1.28.0's sources with the rp2 submodules: a tree or "
+                        "an archive of one (default: $MICROPYTHON_SRC)")
+    p.add_argument("--out", metavar="DIR", default=None,
+                   help="where to build (default: build/firmware in the project)")
+    p.add_argument("--hardware", metavar="FILE",
+                   help="the hardware description frozen in as the default (default: "
+                        "hardware/boardside.json); a board's own /hardware.json wins")
+    p.add_argument("-j", "--jobs", type=int, default=None, help="parallel compile jobs")
+
+
+def do_image(args):
+    from boardside_host import image
+    out = args.out or os.path.join(paths.project_root(), "build", "firmware")
+    image.build(args.board, args.src, out, hardware_file=args.hardware, jobs=args.jobs)
+    return 0
+
+
+def default_image(chip):
+    board = "BOARDSIDE_PICO2" if chip == "RP2350" else "BOARDSIDE_PICO"
+    return os.path.join(paths.project_root(), "build", "firmware", board, "firmware.uf2")
+
+
+def args_install_image(p):
+    p.add_argument("uf2", metavar="UF2", nargs="?",
+                   help="the boardside image (default: the one 'make firmware' built for "
+                        "the board's chip, build/firmware/BOARDSIDE_PICO/firmware.uf2)")
+    p.add_argument("--drive", metavar="DIR",
+                   help="the BOOTSEL drive's folder (default: find RPI-RP2 / RP2350 among "
+                        "the mounted drives)")
+
+
+def do_install_image(args):
+    if args.uf2 is None:
+        chip = None
+        if args.drive:
+            from boardside_host import uf2
+            chip = uf2.drive_chip(args.drive)
+        args.uf2 = default_image(chip)
+        if not os.path.isfile(args.uf2):
+            raise _error("no boardside image at %s: build it with 'make firmware', or name "
+                         "a UF2 file" % args.uf2, 2)
+    return _install(args, "MicroPython", image=True)
+
+
 # -- install-micropython -----------------------------------------------------------------
 def args_install(p):
     p.add_argument("--uf2", metavar="FILE", required=True,
@@ -182,7 +235,7 @@ def do_install_circuitpython(args):
     return _install(args, "CircuitPython")
 
 
-def _install(args, firmware):
+def _install(args, firmware, image=False):
     """The same checks for either firmware's UF2 (the chip of every block), and the
     file must be that firmware's when its banner says whose it is."""
     from boardside_host import uf2
@@ -226,6 +279,10 @@ def _install(args, firmware):
               "its CIRCUITPY drive appears. Next:\n"
               "  boardside devices                    # the drive and the serial port\n"
               "  boardside deploy --circuitpython     # put boardside on it" % (chip, blocks))
+        return 0
+    if image:
+        print("done: the board restarts with boardside for the %s (%d blocks written); its "
+              "saved games, settings and layouts are kept. Play." % (chip, blocks))
         return 0
     print("done: the board restarts with MicroPython for the %s (%d blocks written). Next:\n"
           "  boardside devices    # the board's serial port appears\n"
@@ -402,6 +459,11 @@ TABLE = {
     "devices": (do_devices, "list the boards connected over USB (RP2040/RP2350 with "
                             "MicroPython or CircuitPython, CIRCUITPY drives) and boards in "
                             "BOOTSEL mode", args_devices),
+    "image": (do_image, "build the boardside image: MicroPython from source with boardside "
+                        "frozen in, one UF2 that is the whole device (needs MicroPython's "
+                        "sources and the Arm toolchain; nothing is downloaded)", args_image),
+    "install": (do_install_image, "put the boardside image on a board in BOOTSEL mode (saved "
+                                  "games, settings and layouts are kept)", args_install_image),
     "install-micropython": (do_install, "copy a MicroPython UF2 file to a board in "
                                         "BOOTSEL mode", args_install),
     "install-circuitpython": (do_install_circuitpython, "copy a CircuitPython UF2 file to a "

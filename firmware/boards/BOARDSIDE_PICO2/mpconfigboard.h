@@ -1,0 +1,7 @@
+// boardside on a Raspberry Pi Pico 2 (RP2350, 4 MB flash): the Pico 2's own settings
+// with the boardside package frozen in.
+#define MICROPY_HW_BOARD_NAME                   "Raspberry Pi Pico2 (boardside)"
+
+// Flash map, 4096 KB: code (MicroPython and the frozen package) in the first 2 MB, the
+// littlefs filesystem in the rest (saves, logs, layouts, a deployed development copy).
+#define MICROPY_HW_FLASH_STORAGE_BYTES          (PICO_FLASH_SIZE_BYTES - 2048 * 1024)
