@@ -1,0 +1,83 @@
+"""The simulator in a terminal (boardside_host/sim/live.py), driven with a fake
+terminal and a fake wall clock: every key becomes its press, and the grid drawn is
+the one the LEDs show."""
+
+import io
+
+from boardside_host.render import to_terminal
+from boardside_host.sim.live import KeyReader, TerminalView
+
+
+class Wall:
+    """A wall clock the test moves."""
+
+    def __init__(self):
+        self.s = 100.0
+
+    def __call__(self):
+        return self.s
+
+
+class Screen(io.StringIO):
+    """The terminal: everything the view wrote."""
+
+
+def view_of(board, **kwargs):
+    wall = Wall()
+    view = TerminalView(board, Screen(), now=wall, **kwargs)
+    return view, wall
+
+
+def run(view, wall, ms, step_ms=2):
+    """``ms`` of wall time in the view's loop, a pass every ``step_ms``."""
+    for _ in range(ms // step_ms):
+        wall.s += step_ms / 1000
+        view.step()
+
+
+def test_one_read_is_split_into_its_keys():
+    reader = KeyReader()
+    assert reader.feed("dd") == ["d", "d"]
+    assert reader.feed("\x1b[C\x1b[C\x1b[C") == ["\x1b[C"] * 3
+    assert reader.feed("\x1bOA\x1b[1;5Dj") == ["\x1bOA", "\x1b[1;5D", "j"]
+    # an arrow cut in two by the reads
+    assert reader.feed("a\x1b") == ["a"]
+    assert reader.feed("[") == []
+    assert reader.feed("Bq") == ["\x1b[B", "q"]
+
+
+def test_three_arrows_in_one_read_are_three_presses(board):
+    view, wall = view_of(board)
+    assert board.app.screen() == "menu" and board.app.menu_index == 0
+    assert view.keys("\x1b[C\x1b[C\x1b[C")
+    run(view, wall, 1500)
+    assert board.app.menu_index == 3
+
+
+def test_a_letter_typed_twice_is_two_presses(board):
+    view, wall = view_of(board)
+    view.keys("dd")
+    run(view, wall, 1000)
+    assert board.app.menu_index == 2
+
+
+def test_a_held_arrows_repeats_are_each_a_press_in_order(board):
+    view, wall = view_of(board)
+    # the terminal repeats a held key about every 30 ms: some reads hold two
+    for text in ("\x1b[C", "\x1b[C\x1b[C", "\x1b[C", "\x1b[D"):
+        view.keys(text)
+        run(view, wall, 30)
+    run(view, wall, 1500)
+    assert board.app.menu_index == 3
+
+
+def test_keys_of_one_read_keep_their_order(board):
+    view, wall = view_of(board)
+    view.keys("dj")  # right, then A: opens the second entry
+    run(view, wall, 1000)
+    assert board.app.screen() == board.app.menu[1] == "quoridor"
+
+
+def test_q_among_other_keys_quits(board):
+    view, _ = view_of(board)
+    assert view.keys("dq") is False
