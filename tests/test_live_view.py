@@ -81,3 +81,37 @@ def test_keys_of_one_read_keep_their_order(board):
 def test_q_among_other_keys_quits(board):
     view, _ = view_of(board)
     assert view.keys("dq") is False
+
+
+def last_picture(view):
+    """The grid as last drawn on the terminal."""
+    text = view.out.getvalue()
+    return text[text.rindex("\x1b[H") + 3:].split("\n\n", 1)[0]
+
+
+def test_the_grid_drawn_after_each_key_is_the_one_the_leds_show(board):
+    view, wall = view_of(board)
+    screens = []
+    for key in "djmdjmddd":  # through the menu, into modes and back
+        view.keys(key)
+        run(view, wall, 600)
+        screens.append(board.app.screen())
+        # the frames have latched; nothing changed since the last redraw
+        assert board.frame() == board.frame(settled=True)
+        assert last_picture(view) == to_terminal(board.frame(),
+                                                 white_drive=board.white_drive()), key
+    assert screens[:6] == ["menu", "quoridor", "menu", "menu", "pacman", "menu"], screens
+
+
+def test_a_frame_on_the_wire_is_drawn_as_it_will_show(board):
+    board.press("right")
+    for _ in range(200):
+        board.advance(1)
+        start_us, latched_us, panel, _ = board.led_log[-1]
+        if start_us <= board.clock_ms * 1000 < latched_us:
+            break
+    else:
+        raise AssertionError("no frame caught on the wire")
+    assert board.frame(settled=True) != board.frame()  # the LEDs still show the menu's
+    board.advance(20)
+    assert board.frame(settled=True) == board.frame()

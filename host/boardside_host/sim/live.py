@@ -193,9 +193,13 @@ class TerminalView:
         return True
 
     def picture(self):
+        """The grid: what the LEDs show once the newest frame has latched. A redraw
+        comes when a frame starts; drawing the frame the LEDs show at that moment would
+        leave the one before on a still screen."""
         if self.canvas:
             return to_terminal(self.board.canvas_frame(), view="canvas")
-        return to_terminal(self.board.frame(), white_drive=self.board.white_drive())
+        return to_terminal(self.board.frame(settled=True),
+                           white_drive=self.board.white_drive())
 
     def draw(self):
         board = self.board
