@@ -5,7 +5,8 @@ the one the LEDs show."""
 import io
 
 from boardside_host.render import to_terminal
-from boardside_host.sim.live import KeyReader, TerminalView
+from boardside_host.keys import KeyReader
+from boardside_host.sim.live import TerminalView
 
 
 class Wall:

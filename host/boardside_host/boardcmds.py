@@ -2,6 +2,7 @@
 the firmware on it, talk to it. Every one of them works the same on a real board
 and on the simulator's pty (`boardside sim --headless --pty`)."""
 
+import contextlib
 import json
 import os
 import sys
@@ -382,6 +383,10 @@ def args_monitor(p):
                    help="stop after this many seconds (default: until Ctrl-C)")
     p.add_argument("--ascii", action="store_true",
                    help="print each new picture in '#' and '.' instead of redrawing")
+    p.add_argument("--no-keys", action="store_true",
+                   help="only watch: keys typed in the terminal do not press the board's "
+                        "buttons (the default in a terminal: arrows/WASD, j, k, m as in "
+                        "'boardside sim')")
     add_port(p)
 
 
@@ -390,12 +395,49 @@ def do_monitor(args):
     from boardside_host.client import BoardError, ReplyError
     board = _board(args)
     try:
-        return monitor.monitor(board, sys.stdout, interval=args.interval,
-                               duration=args.duration, ascii_art=args.ascii)
+        with _typed_keys(not args.no_keys) as typed:
+            return monitor.monitor(board, sys.stdout, interval=args.interval,
+                                   duration=args.duration, ascii_art=args.ascii,
+                                   typed=typed)
     except (BoardError, ReplyError) as e:
         raise _error(str(e))
     finally:
         board.close()
+
+
+@contextlib.contextmanager
+def _typed_keys(wanted):
+    """What the terminal sends, key by key without Enter (None: no keys, or standard
+    input is not a terminal)."""
+    if not wanted or not sys.stdin.isatty():
+        yield None
+        return
+    try:
+        import select
+        import termios
+        import tty
+    except ImportError:  # Windows: watch only
+        yield None
+        return
+    import codecs
+    fd = sys.stdin.fileno()
+    old = termios.tcgetattr(fd)
+    decode = codecs.getincrementaldecoder("utf-8")("replace").decode
+
+    def typed():
+        text = ""
+        while select.select([fd], [], [], 0)[0]:
+            data = os.read(fd, 64)
+            if not data:
+                break
+            text += decode(data)
+        return text
+
+    tty.setcbreak(fd)
+    try:
+        yield typed
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, old)
 
 
 TABLE = {
@@ -420,6 +462,7 @@ TABLE = {
     "act": (do_act, "run an action of the open mode", args_act),
     "frame": (do_frame, "print the board's picture in true colour (or --png FILE)",
               args_frame),
-    "monitor": (do_monitor, "mirror the board's LED grid live and print its events",
+    "monitor": (do_monitor, "mirror the board's LED grid live and print its events; keys "
+                            "typed in it press the board's buttons",
                 args_monitor),
 }
