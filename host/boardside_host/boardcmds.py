@@ -144,6 +144,9 @@ def do_reset(args):
         print("boardside started on %s" % port)
         return 0
     if status == "stopped":
+        if _installed(port) is False:
+            raise _error("boardside is not on the board at %s (no main.py): put it there "
+                         "with 'boardside deploy'" % port)
         raise _error("boardside did not start; the board said:\n" + text.strip()[-800:])
     raise _error("no answer from boardside on %s after the reset" % port)
 
@@ -244,10 +247,29 @@ def _board(args, on_event=None):
         raise _error(str(e))
 
 
+def _installed(port):
+    """Whether boardside is on the board (its main.py): True, False, None unknown."""
+    from boardside_host import deploy
+    try:
+        return deploy.has_main(port)
+    except deploy.DeployError:
+        return None
+
+
+def _at_prompt(port, e):
+    """The error for a board at the MicroPython prompt: 'boardside reset' starts
+    boardside only where it is installed; a blank board needs a deploy."""
+    if _installed(port) is False:
+        return _error("no reply from %s: the board runs MicroPython but boardside is not "
+                      "on it (no main.py). Put it there with 'boardside deploy'." % port)
+    return _error(str(e))
+
+
 def _ask(args, req, show=True):
     """One request; prints the reply (without "ok") and any events that came."""
-    from boardside_host.client import BoardError, ReplyError
+    from boardside_host.client import AtPromptError, BoardError, ReplyError
     board = _board(args)
+    prompt = None
     try:
         reply = board.request(req)
         board.poll(0.05)  # an event the request caused may follow its reply
@@ -256,10 +278,14 @@ def _ask(args, req, show=True):
         if "no mode is open" in str(e):
             hint = "; from here: boardside mode NAME"
         raise _error("the board refused: %s%s" % (e, hint))
+    except AtPromptError as e:
+        prompt = e  # asked once the port is closed: the REPL needs it
     except BoardError as e:
         raise _error(str(e))
     finally:
         board.close()
+    if prompt is not None:
+        raise _at_prompt(board.port, prompt)
     reply.pop("ok", None)
     if show:
         print(json.dumps(reply, indent=2) if show == "pretty" else json.dumps(reply))

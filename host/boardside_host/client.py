@@ -20,6 +20,10 @@ class BoardError(RuntimeError):
     """No usable answer from the board; the message says what to check."""
 
 
+class AtPromptError(BoardError):
+    """The board answered from the MicroPython prompt: boardside is not running."""
+
+
 class ReplyError(RuntimeError):
     """The board answered ok=false; the message is its error."""
 
@@ -131,20 +135,21 @@ class Board:
                 if not msg.get("ok"):
                     raise ReplyError(msg)
                 return msg
-        raise BoardError(self._diagnose(req))
+        raise self._diagnose(req)
 
     def _diagnose(self, req):
         seen = "\n".join(self.console[-5:])
         what = "no reply to %s from %s within %.1f s" % (req.get("cmd"), self.port,
                                                          self.timeout)
         if ">>>" in seen or "raw REPL" in seen or "MicroPython" in seen:
-            return (what + ": the board is at the MicroPython prompt, boardside is not "
-                    "running (stopped with Ctrl-C, by mpremote, or in safe mode). "
-                    "Start it with 'boardside reset', or unplug and replug the board.")
+            return AtPromptError(
+                what + ": the board is at the MicroPython prompt, boardside is not "
+                "running (stopped with Ctrl-C, by mpremote, or in safe mode). "
+                "Start it with 'boardside reset', or unplug and replug the board.")
         if seen:
-            return what + "; the board printed:\n  " + seen.replace("\n", "\n  ")
-        return (what + ": is boardside installed ('boardside deploy') and is this the "
-                "board's port ('boardside devices')? Try 'boardside reset'.")
+            return BoardError(what + "; the board printed:\n  " + seen.replace("\n", "\n  "))
+        return BoardError(what + ": is boardside installed ('boardside deploy') and is this "
+                          "the board's port ('boardside devices')? Try 'boardside reset'.")
 
 
 def parse_frame(reply):

@@ -533,6 +533,18 @@ def _indent(text):
     return "\n".join("    " + line for line in text.strip().splitlines()[-12:])
 
 
+def has_main(port, timeout=5):
+    """Whether the board's flash holds main.py (what starts boardside at power-up),
+    asked at its raw REPL; the board is left at the friendly prompt."""
+    s = BoardLink(port, lambda *a: None, timeout)
+    try:
+        s.enter_repl(soft_reset=False)
+        return s.json("import os\nprint('true' if 'main.py' in os.listdir('/') else 'false')",
+                      "looking for main.py")
+    finally:
+        s.close()
+
+
 def reset(port, out=print, timeout=10):
     """Stop whatever runs, soft-reset into the firmware, wait for its boot event."""
     s = BoardLink(port, out, timeout)
