@@ -3,9 +3,14 @@ terminal and a fake wall clock: every key becomes its press, and the grid drawn 
 the one the LEDs show."""
 
 import io
+import os
+import subprocess
+
+from PIL import Image
 
 from boardside_host.render import to_terminal
 from boardside_host.keys import KeyReader
+from boardside_host.sim import live
 from boardside_host.sim.live import TerminalView
 
 
@@ -23,9 +28,9 @@ class Screen(io.StringIO):
     """The terminal: everything the view wrote."""
 
 
-def view_of(board, **kwargs):
+def view_of(board, png_dir=None, **kwargs):
     wall = Wall()
-    view = TerminalView(board, Screen(), now=wall, **kwargs)
+    view = TerminalView(board, Screen(), png_dir, now=wall, **kwargs)
     return view, wall
 
 
@@ -116,3 +121,43 @@ def test_a_frame_on_the_wire_is_drawn_as_it_will_show(board):
     assert board.frame(settled=True) != board.frame()  # the LEDs still show the menu's
     board.advance(20)
     assert board.frame(settled=True) == board.frame()
+
+
+def test_x_says_the_reference_build_has_no_tilt_switch(board):
+    assert board.hw.tilt_pin is None  # hardware/boardside.json
+    view, wall = view_of(board)
+    run(view, wall, 20)
+    assert "x = shake (no tilt.pin: does nothing)" in view.out.getvalue()
+    view.keys("x")
+    run(view, wall, 20)
+    assert live.NO_TILT[:60] in view.out.getvalue()
+
+
+def test_p_saves_into_the_folder_given_and_says_where(board, tmp_path):
+    view, wall = view_of(board, png_dir=str(tmp_path / "shots"))
+    view.keys("p")
+    run(view, wall, 20)
+    path = tmp_path / "shots" / "boardside-frame-1.png"
+    assert Image.open(path).size == (256, 256)
+    assert "saved " + str(path) in view.out.getvalue()
+
+
+def test_the_default_png_folder_is_one_git_ignores():
+    probe = os.path.join(live.default_png_dir(), "boardside-frame-1.png")
+    checkout = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    assert probe.startswith(checkout + os.sep)
+    ignored = subprocess.run(["git", "-C", checkout, "check-ignore", "-q", probe],
+                             check=False)
+    assert ignored.returncode == 0, probe
+
+
+def test_the_log_pane_is_as_wide_as_the_terminal(board):
+    view, wall = view_of(board, columns=lambda: 160)
+    line = "event " + "x" * 140  # 146 characters
+    view.log.append(line)
+    view.draw()
+    assert "\x1b[2K" + line + "\n" in view.out.getvalue()
+    narrow, _ = view_of(board, columns=lambda: 80)
+    narrow.log.append(line)
+    narrow.draw()
+    assert "\x1b[2K" + line[:80] + "\n" in narrow.out.getvalue()

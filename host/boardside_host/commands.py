@@ -38,6 +38,9 @@ def args_sim(p):
                    help="show the colours the modes draw, not the light the LEDs emit "
                         "(the default view: after gamma, brightness and the power limit, "
                         "as seen in a lit room)")
+    p.add_argument("--png-dir", metavar="DIR",
+                   help="where the p key saves PNGs of the grid (default: out/sim in this "
+                        "checkout, which git ignores)")
     p.add_argument("--beep", action="store_true",
                    help="ring the terminal bell when the buzzer plays (the notes are "
                         "printed either way)")
@@ -66,7 +69,8 @@ def do_sim(args):
         board.boot()
         if args.headless:
             return live.run_headless(board, pty=args.pty, duration=args.duration)
-        return live.run_terminal(board, canvas=args.canvas, beep=args.beep)
+        return live.run_terminal(board, args.png_dir or live.default_png_dir(),
+                                 canvas=args.canvas, beep=args.beep)
     finally:
         board.close()
 

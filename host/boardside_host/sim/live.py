@@ -3,6 +3,7 @@
 import codecs
 import os
 import select
+import shutil
 import sys
 import threading
 import time
@@ -20,8 +21,16 @@ GAP_MS = 60
 
 HELP = (
     "keys: arrows/WASD pad   j or space = A   k or backspace = B   m or tab = MENU\n"
-    "      J/K/M = hold A/B/MENU for a second   x = shake   p = save PNG   q = quit"
+    "      J/K/M = hold A/B/MENU for a second   x = %s   p = save PNG   q = quit"
 )
+NO_TILT = ("x: no tilt switch in this hardware file (tilt.pin is null), so a shake does "
+           "nothing; give --hardware a file with one (hardware/README.md)")
+
+
+def help_text(board):
+    """The key help; x says when the build has no tilt switch to shake."""
+    has_tilt = board.hw is not None and board.hw.tilt_pin is not None
+    return HELP % ("shake" if has_tilt else "shake (no tilt.pin: does nothing)")
 
 
 class RealTime:
@@ -84,11 +93,13 @@ class TerminalView:
     """The simulator in a terminal: ``keys()`` takes what the terminal sent, ``step()``
     runs the device up to now and redraws what changed on ``out``."""
 
-    def __init__(self, board, out, png_dir=".", canvas=False, beep=False,
-                 now=time.monotonic):
+    def __init__(self, board, out, png_dir, canvas=False, beep=False,
+                 now=time.monotonic, columns=None):
         self.board = board
         self.out = out
         self.png_dir = png_dir
+        # the log pane's width: the terminal's, asked at every redraw (it may be resized)
+        self.columns = columns or (lambda: shutil.get_terminal_size((100, 24)).columns)
         self.canvas = canvas
         self.beep = beep
         self.clock = RealTime(board, now)
@@ -108,7 +119,11 @@ class TerminalView:
             if key == "p":
                 self.save_png()
             elif key == "x":
-                self.clock.shake()
+                if self.board.hw is None or self.board.hw.tilt_pin is None:
+                    self.log.append(NO_TILT)
+                    self.last_frames = -1  # say so now
+                else:
+                    self.clock.shake()
             elif key in LONG_KEYS:
                 self.clock.tap(LONG_KEYS[key], LONG_MS)
             elif key in KEYS:
@@ -117,9 +132,12 @@ class TerminalView:
 
     def save_png(self):
         self.shots += 1
-        path = os.path.join(self.png_dir, "boardside-frame-%d.png" % self.shots)
+        os.makedirs(self.png_dir, exist_ok=True)
+        path = os.path.abspath(os.path.join(self.png_dir, "boardside-frame-%d.png"
+                                            % self.shots))
         self.board.save_png(path, canvas=self.canvas)
         self.log.append("saved " + path)
+        self.last_frames = -1  # say so now
 
     def step(self):
         """Run the device up to now; redraw if the grid or the log changed. True when
@@ -159,18 +177,25 @@ class TerminalView:
         out = self.out
         out.write("\x1b[H" + self.picture() + "\n\n")
         out.write("screen: %-12s\n" % (board.app.screen() if board.app else "-"))
-        out.write(HELP + "\n\n")
+        out.write(help_text(board) + "\n\n")
+        width = max(20, self.columns())
         for line in self.log:
-            out.write("\x1b[2K" + line[:100] + "\n")
+            out.write("\x1b[2K" + line[:width] + "\n")
         out.flush()
         self.pictures += 1
 
 
-def run_terminal(board, png_dir=".", canvas=False, beep=False):
+def default_png_dir():
+    """Where ``p`` saves PNGs unless told: out/sim in the checkout (out/ is ignored)."""
+    from boardside_host import paths
+    return os.path.join(paths.project_root(), "out", "sim")
+
+
+def run_terminal(board, png_dir, canvas=False, beep=False):
     """Interactive simulator: the grid in true colour, keys as buttons. The grid shows
     the light the LEDs emit (render.py), or with ``canvas`` the colours the mode drew.
     The buzzer's notes are printed as they play (and ring the terminal bell with
-    ``beep``)."""
+    ``beep``); ``p`` saves the grid as a PNG in ``png_dir``."""
     if not sys.stdin.isatty():
         raise SystemExit("boardside sim: the interactive view needs a terminal "
                          "(use --headless --pty to drive it from another program)")
