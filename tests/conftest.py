@@ -17,8 +17,8 @@ def board():
     b.close()
 
 
-# A run leaves nothing in the checkout (tests/checkout.py): checked once, by the
-# process that runs the session (with -n, the controller: after every worker ended).
+# A test run leaves nothing in the checkout (tests/checkout.py): checked once, by the
+# main pytest process (with -n, the controller: after every worker ended).
 _before = []
 
 
