@@ -84,10 +84,6 @@ class RealTime:
 
         self._queue(ms + settle_ms, shake)
 
-    def idle(self):
-        """True when no tap or shake waits."""
-        return not self.due
-
 
 class TerminalView:
     """The simulator in a terminal: ``keys()`` takes what the terminal sent, ``step()``
