@@ -17,7 +17,7 @@ help:
 	@echo "make firmware  the boardside UF2: MicroPython built from source, boardside frozen in"
 	@echo "make firmware-stock  stock MicroPython images (RPI_PICO, RPI_PICO2) for deploy tests"
 	@echo "make bench     speed and memory figures (CPython, MicroPython VM, board estimate)"
-	@echo "make docs-images  the README's pictures, made by the simulator (docs/img/)"
+	@echo "make docs-images  the docs' pictures, made by the simulator and the engine (docs/img/)"
 	@echo "make clean     remove the virtual environment and build output"
 
 run: $(STAMP)
@@ -58,7 +58,8 @@ fuzz: $(STAMP) $(MPVM_STAMP)
 	PYTHONHASHSEED=0 BOARDSIDE_FUZZ_N=1000000 BOARDSIDE_FUZZ_SIM_N=20000 BOARDSIDE_FAULT_ROUNDS=200 \
 		$(BIN)/python -m pytest -s -p no:cacheprovider tests/test_fuzz.py tests/test_faults.py
 
-# The README's pictures of the grid, as the LEDs show them (host/boardside_host/docimages.py)
+# The docs' pictures: the grid as the LEDs show it, and the PAC-MAN diagrams
+# (host/boardside_host/docimages.py, pacman_picture.py)
 docs-images: $(STAMP)
 	$(BIN)/python -m boardside_host.docimages docs/img
 

@@ -1128,10 +1128,30 @@ def __mpvm_step__():
 
 
 def main(argv):
-    suite = Suite(parse_args(argv))
-    if MICRO and sys.platform == "webassembly":
+    opts = parse_args(argv)
+    if not MICRO:
+        # the device saves its game and makes its sealing key in the current folder
+        # (its flash): on CPython that is a temporary folder, never the checkout
+        import os
+        import tempfile
+
+        opts["hardware"] = os.path.abspath(opts["hardware"])
+        with tempfile.TemporaryDirectory(prefix="boardside-bench-") as flash:
+            here = os.getcwd()
+            os.chdir(flash)
+            try:
+                _run(Suite(opts))
+            finally:
+                os.chdir(here)
+        return
+    suite = Suite(opts)
+    if sys.platform == "webassembly":
         _suite.append(suite)  # the runner calls __mpvm_step__ until it returns False
         return
+    _run(suite)
+
+
+def _run(suite):
     while suite.step():
         gc.collect()
 

@@ -177,3 +177,61 @@ def test_quoridor_record_export_and_check(live, capsys, tmp_path):
 def test_quoridor_without_action_is_a_usage_error(capsys):
     code, out, err = cli_run(capsys, "quoridor")
     assert code == 2 and "boardside quoridor check FILE" in err
+
+
+def test_state_into_a_pipe_that_closes_early_ends_quietly(live):
+    # `boardside state | head -1`: head has gone before the reply is printed
+    proc = subprocess.Popen([sys.executable, "-m", "boardside_host.cli", "state",
+                             "--port", live.path],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=60)
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err
+    assert proc.returncode == 141
+
+
+def test_a_blank_board_is_told_to_deploy_not_to_reset(tmp_path, capsys):
+    from simpty import LiveBoard
+    with LiveBoard(flash_dir=str(tmp_path / "flash"), blank=True) as lb:
+        code, out, err = cli_run(capsys, "state", "--port", lb.path, "--timeout", "0.5")
+        assert code == 1 and "boardside deploy" in err and "boardside reset" not in err, err
+        code, out, err = cli_run(capsys, "reset", "--port", lb.path)
+        assert code == 1 and "boardside deploy" in err and "no main.py" in err, err
+
+
+def test_quoridor_record_exports_the_pacman_game_too(live, capsys, tmp_path):
+    p = ["--port", live.path]
+    assert cli_run(capsys, "mode", "pacman", *p)[0] == 0
+    assert cli_run(capsys, "act", "new", "--args", '{"players": 2}', *p)[0] == 0
+    code, out, err = cli_run(capsys, "act", "legal", *p)
+    move = json.loads(out.splitlines()[0])["moves"][0]
+    assert cli_run(capsys, "act", "move", "--args", json.dumps({"move": move}), *p)[0] == 0
+    out_file = tmp_path / "pacman.txt"
+    code, out, err = cli_run(capsys, "quoridor", "record", "-o", str(out_file), *p)
+    assert code == 0, err
+    text = out_file.read_text()
+    assert "variant: pacman" in text and move in text
+    code, out, err = cli_run(capsys, "quoridor", "check", str(out_file))
+    assert code == 0 and "ok" in out, out + err
+
+
+def test_quoridor_record_with_no_game_open_says_what_to_do(live, capsys):
+    p = ["--port", live.path]
+    assert cli_run(capsys, "mode", "dice", *p)[0] == 0
+    code, out, err = cli_run(capsys, "quoridor", "record", *p)
+    assert code == 1 and "boardside mode quoridor" in err and "dice" in err, err
+
+
+def test_check_reads_what_act_record_prints(live, capsys, monkeypatch):
+    import io
+    p = ["--port", live.path]
+    assert cli_run(capsys, "mode", "quoridor", *p)[0] == 0
+    assert cli_run(capsys, "act", "new", "--args", '{"players": 2}', *p)[0] == 0
+    for move in ("e2", "e8", "e3h"):
+        assert cli_run(capsys, "act", "move", "--args", json.dumps({"move": move}), *p)[0] == 0
+    code, printed, err = cli_run(capsys, "act", "record", *p)
+    assert code == 0 and printed.startswith("{")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(printed))  # boardside act record | ...
+    code, out, err = cli_run(capsys, "quoridor", "check", "-")
+    assert code == 0 and "ok, 3 legal moves" in out, out + err

@@ -2,9 +2,9 @@
 with release rolls, a healing and a miss-flick, the way players use it at the table;
 every frame on the LEDs, and the state over the serial protocol.
 
-Quotes are from the English rules (cube-quest-en.md in the project's shared rules
-folder); the rolls come from the device's own generator, so the script reads each
-verdict from the state and goes on from there."""
+Quotes are from the English "Rules of Play" booklet (Gamewright, 2013); the rolls
+come from the device's own generator, so the script reads each verdict from the
+state and goes on from there."""
 
 from boardside import modes
 from boardside.modes import cubequest_screens as screens

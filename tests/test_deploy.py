@@ -415,7 +415,8 @@ def test_the_no_hardware_flow_of_the_readme(tmp_path):
         cli = [sys.executable, "-m", "boardside_host.cli"]
         r = subprocess.run(cli + ["state", "--port", pty, "--timeout", "0.5"],
                            capture_output=True, text=True, timeout=60)
-        assert r.returncode == 1 and "MicroPython prompt" in r.stderr  # blank board
+        # a blank board: MicroPython answers, without main.py: deploy, not reset
+        assert r.returncode == 1 and "boardside deploy" in r.stderr, r.stderr
         r = subprocess.run(cli + ["deploy", "--port", pty], capture_output=True, text=True,
                            timeout=120)
         assert r.returncode == 0, r.stdout + r.stderr

@@ -34,3 +34,16 @@ def test_the_readme_shows_the_settings_screen():
         readme = f.read()
     assert "](docs/img/settings.png)" in readme
     assert "](docs/img/cubequest-release.png)" in readme
+
+
+def test_make_docs_images_redraws_the_pacman_diagrams_too(tmp_path):
+    # the Makefile's docs-images target runs docimages' main with the folder
+    with open(os.path.join(ROOT, "Makefile")) as f:
+        assert "-m boardside_host.docimages docs/img" in f.read()
+    assert docimages.main([str(tmp_path)]) == 0
+    made = sorted(os.listdir(tmp_path))
+    for name in ("pacman-layout.png", "pacman-frenzy.png", "pacman-boost.png"):
+        assert name in made
+        committed = os.path.join(ROOT, "docs", "img", name)
+        assert render.png_pixels(str(tmp_path / name)) == render.png_pixels(committed), name
+    assert "menu.png" in made

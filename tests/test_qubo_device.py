@@ -1,7 +1,7 @@
 """Qubo on the simulated device: whole games through the buttons, ending both ways (10
 points; the last card and the final round, with a tie broken by large squares and a
 shared victory), a game through a power cut, and the protocol. Quotes are from the
-English rules (shared/rules/qubo-en.md)."""
+English rules of Qubo (White Goblin Games)."""
 
 import json
 

@@ -2,6 +2,7 @@
 the firmware on it, talk to it. Every one of them works the same on a real board
 and on the simulator's pty (`boardside sim --headless --pty`)."""
 
+import contextlib
 import json
 import os
 import sys
@@ -144,6 +145,9 @@ def do_reset(args):
         print("boardside started on %s" % port)
         return 0
     if status == "stopped":
+        if _installed(port) is False:
+            raise _error("boardside is not on the board at %s (no main.py): put it there "
+                         "with 'boardside deploy'" % port)
         raise _error("boardside did not start; the board said:\n" + text.strip()[-800:])
     raise _error("no answer from boardside on %s after the reset" % port)
 
@@ -300,10 +304,29 @@ def _board(args, on_event=None):
         raise _error(str(e))
 
 
+def _installed(port):
+    """Whether boardside is on the board (its main.py): True, False, None unknown."""
+    from boardside_host import deploy
+    try:
+        return deploy.has_main(port)
+    except deploy.DeployError:
+        return None
+
+
+def _at_prompt(port, e):
+    """The error for a board at the MicroPython prompt: 'boardside reset' starts
+    boardside only where it is installed; a blank board needs a deploy."""
+    if _installed(port) is False:
+        return _error("no reply from %s: the board runs MicroPython but boardside is not "
+                      "on it (no main.py). Put it there with 'boardside deploy'." % port)
+    return _error(str(e))
+
+
 def _ask(args, req, show=True):
     """One request; prints the reply (without "ok") and any events that came."""
-    from boardside_host.client import BoardError, ReplyError
+    from boardside_host.client import AtPromptError, BoardError, ReplyError
     board = _board(args)
+    prompt = None
     try:
         reply = board.request(req)
         board.poll(0.05)  # an event the request caused may follow its reply
@@ -312,10 +335,14 @@ def _ask(args, req, show=True):
         if "no mode is open" in str(e):
             hint = "; from here: boardside mode NAME"
         raise _error("the board refused: %s%s" % (e, hint))
+    except AtPromptError as e:
+        prompt = e  # asked once the port is closed: the REPL needs it
     except BoardError as e:
         raise _error(str(e))
     finally:
         board.close()
+    if prompt is not None:
+        raise _at_prompt(board.port, prompt)
     reply.pop("ok", None)
     if show:
         print(json.dumps(reply, indent=2) if show == "pretty" else json.dumps(reply))
@@ -439,6 +466,10 @@ def args_monitor(p):
                    help="stop after this many seconds (default: until Ctrl-C)")
     p.add_argument("--ascii", action="store_true",
                    help="print each new picture in '#' and '.' instead of redrawing")
+    p.add_argument("--no-keys", action="store_true",
+                   help="only watch: keys typed in the terminal do not press the board's "
+                        "buttons (the default in a terminal: arrows/WASD, j, k, m as in "
+                        "'boardside sim')")
     add_port(p)
 
 
@@ -447,12 +478,49 @@ def do_monitor(args):
     from boardside_host.client import BoardError, ReplyError
     board = _board(args)
     try:
-        return monitor.monitor(board, sys.stdout, interval=args.interval,
-                               duration=args.duration, ascii_art=args.ascii)
+        with _typed_keys(not args.no_keys) as typed:
+            return monitor.monitor(board, sys.stdout, interval=args.interval,
+                                   duration=args.duration, ascii_art=args.ascii,
+                                   typed=typed)
     except (BoardError, ReplyError) as e:
         raise _error(str(e))
     finally:
         board.close()
+
+
+@contextlib.contextmanager
+def _typed_keys(wanted):
+    """What the terminal sends, key by key without Enter (None: no keys, or standard
+    input is not a terminal)."""
+    if not wanted or not sys.stdin.isatty():
+        yield None
+        return
+    try:
+        import select
+        import termios
+        import tty
+    except ImportError:  # Windows: watch only
+        yield None
+        return
+    import codecs
+    fd = sys.stdin.fileno()
+    old = termios.tcgetattr(fd)
+    decode = codecs.getincrementaldecoder("utf-8")("replace").decode
+
+    def typed():
+        text = ""
+        while select.select([fd], [], [], 0)[0]:
+            data = os.read(fd, 64)
+            if not data:
+                break
+            text += decode(data)
+        return text
+
+    tty.setcbreak(fd)
+    try:
+        yield typed
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, old)
 
 
 TABLE = {
@@ -482,6 +550,7 @@ TABLE = {
     "act": (do_act, "run an action of the open mode", args_act),
     "frame": (do_frame, "print the board's picture in true colour (or --png FILE)",
               args_frame),
-    "monitor": (do_monitor, "mirror the board's LED grid live and print its events",
+    "monitor": (do_monitor, "mirror the board's LED grid live and print its events; keys "
+                            "typed in it press the board's buttons",
                 args_monitor),
 }

@@ -5,6 +5,7 @@ a failed deploy), 2 usage errors (bad arguments, missing files).
 """
 
 import argparse
+import os
 import sys
 
 from boardside_host import commands
@@ -31,12 +32,20 @@ def main(argv=None):
         parser.print_help()
         return 2
     try:
-        return args.func(args) or 0
+        code = args.func(args) or 0
+        sys.stdout.flush()  # here, where a closed pipe is caught, not at exit
+        return code
     except CommandError as e:
         print("boardside %s: %s" % (args.command, e), file=sys.stderr)
         return e.code
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # the reader stopped reading (`boardside state | head`): stop quietly, as
+        # command-line tools do, with the status of a process SIGPIPE ended
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # the flush at exit must not fail again
+        return 128 + 13
 
 
 if __name__ == "__main__":

@@ -1,12 +1,27 @@
 """Talking to a board (or the simulator's pty) over the serial protocol v1
 (docs/protocol.md): JSON requests out, one reply each, events on the side."""
 
+import errno
 import json
 import time
+
+# the port's lock is taken (pyserial's exclusive=True: flock on POSIX), or the
+# system says the port is busy (Windows: a port opens once)
+_IN_USE = (errno.EAGAIN, errno.EWOULDBLOCK, errno.EBUSY, errno.EACCES)
+
+
+def in_use_message(port):
+    return ("%s is in use by another program (a 'boardside monitor' in another terminal, "
+            "mpremote, a serial terminal): close it first. To press buttons while you "
+            "watch the grid, type the keys into 'boardside monitor' itself." % port)
 
 
 class BoardError(RuntimeError):
     """No usable answer from the board; the message says what to check."""
+
+
+class AtPromptError(BoardError):
+    """The board answered from the MicroPython prompt: boardside is not running."""
 
 
 class ReplyError(RuntimeError):
@@ -33,11 +48,15 @@ class Board:
         self._buf = b""
         self._id = 0
         try:
-            # a write timeout too: a board that reads nothing must not block a write
+            # a write timeout too: a board that reads nothing must not block a write;
+            # exclusive: a second program on the port would mix its bytes with ours
+            # (requests cut into each other, replies read by the wrong one)
             factory = serial_factory or (lambda p: serial.Serial(
-                p, 115200, timeout=0.05, write_timeout=max(1.0, timeout)))
+                p, 115200, timeout=0.05, write_timeout=max(1.0, timeout), exclusive=True))
             self.serial = factory(port)
         except (OSError, serial.SerialException) as e:
+            if getattr(e, "errno", None) in _IN_USE or "exclusively lock" in str(e):
+                raise BoardError(in_use_message(port))
             raise BoardError("cannot open %s: %s" % (port, getattr(e, "strerror", None) or e))
         # end any half line a previous client left behind (its reply has no id: skipped)
         self._send(b"\n")
@@ -50,6 +69,12 @@ class Board:
             raise BoardError("%s takes nothing in: the board is not reading its USB serial "
                              "port (busy, or hung). Try 'boardside reset', or unplug and "
                              "replug the board." % self.port)
+        except (OSError, serial.SerialException) as e:
+            raise self._lost(e)
+
+    def _lost(self, e):
+        return BoardError("lost %s: %s (was the board unplugged, or is another program "
+                          "reading the same port?)" % (self.port, e))
 
     def close(self):
         self.serial.close()
@@ -61,11 +86,15 @@ class Board:
         self.close()
 
     def _lines(self, deadline):
+        import serial
         while time.monotonic() < deadline:
             while b"\n" in self._buf:
                 line, self._buf = self._buf.split(b"\n", 1)
                 yield line.strip(b"\r").decode("utf-8", "replace")
-            chunk = self.serial.read(self.serial.in_waiting or 1)
+            try:
+                chunk = self.serial.read(self.serial.in_waiting or 1)
+            except (OSError, serial.SerialException) as e:
+                raise self._lost(e)
             if chunk:
                 self._buf += chunk
         if self._buf:  # a prompt has no newline: ">>> "
@@ -106,20 +135,21 @@ class Board:
                 if not msg.get("ok"):
                     raise ReplyError(msg)
                 return msg
-        raise BoardError(self._diagnose(req))
+        raise self._diagnose(req)
 
     def _diagnose(self, req):
         seen = "\n".join(self.console[-5:])
         what = "no reply to %s from %s within %.1f s" % (req.get("cmd"), self.port,
                                                          self.timeout)
         if ">>>" in seen or "raw REPL" in seen or "MicroPython" in seen:
-            return (what + ": the board is at the MicroPython prompt, boardside is not "
-                    "running (stopped with Ctrl-C, by mpremote, or in safe mode). "
-                    "Start it with 'boardside reset', or unplug and replug the board.")
+            return AtPromptError(
+                what + ": the board is at the MicroPython prompt, boardside is not "
+                "running (stopped with Ctrl-C, by mpremote, or in safe mode). "
+                "Start it with 'boardside reset', or unplug and replug the board.")
         if seen:
-            return what + "; the board printed:\n  " + seen.replace("\n", "\n  ")
-        return (what + ": is boardside installed ('boardside deploy') and is this the "
-                "board's port ('boardside devices')? Try 'boardside reset'.")
+            return BoardError(what + "; the board printed:\n  " + seen.replace("\n", "\n  "))
+        return BoardError(what + ": is boardside installed ('boardside deploy') and is this "
+                          "the board's port ('boardside devices')? Try 'boardside reset'.")
 
 
 def parse_frame(reply):

@@ -38,6 +38,9 @@ def args_sim(p):
                    help="show the colours the modes draw, not the light the LEDs emit "
                         "(the default view: after gamma, brightness and the power limit, "
                         "as seen in a lit room)")
+    p.add_argument("--png-dir", metavar="DIR",
+                   help="where the p key saves PNGs of the grid (default: out/sim in this "
+                        "checkout, which git ignores)")
     p.add_argument("--beep", action="store_true",
                    help="ring the terminal bell when the buzzer plays (the notes are "
                         "printed either way)")
@@ -66,7 +69,8 @@ def do_sim(args):
         board.boot()
         if args.headless:
             return live.run_headless(board, pty=args.pty, duration=args.duration)
-        return live.run_terminal(board, canvas=args.canvas, beep=args.beep)
+        return live.run_terminal(board, args.png_dir or live.default_png_dir(),
+                                 canvas=args.canvas, beep=args.beep)
     finally:
         board.close()
 
@@ -103,8 +107,9 @@ def args_quoridor(p):
     quoridor_check.add_arguments(check)
     record = sub.add_parser(
         "record", help="export the game record of the board's Quoridor game as text",
-        description="Read the game record of the Quoridor game open on the board (or the "
-                    "simulator) over the serial protocol and print it, or write it to a file.")
+        description="Read the game record of the Quoridor game, or the Quoridor PAC-MAN "
+                    "game, open on the board (or the simulator) over the serial protocol and "
+                    "print it, or write it to a file.")
     record.add_argument("-o", "--output", metavar="FILE", help="write the record to FILE")
     boardcmds.add_port(record)
 
@@ -113,9 +118,7 @@ def do_quoridor(args):
     if args.quoridor_command == "check":
         return quoridor_check.run(args)
     if args.quoridor_command == "record":
-        reply = boardcmds._ask(args, {"cmd": "act", "mode": "quoridor", "action": "record"},
-                               show=False)
-        text = reply.get("record", "")
+        text = _game_record(args)
         if args.output:
             with open(args.output, "w") as f:
                 f.write(text)
@@ -125,6 +128,23 @@ def do_quoridor(args):
         return 0
     raise _error("say what to do: boardside quoridor check FILE, or boardside quoridor "
                  "record", 2)
+
+
+def _game_record(args):
+    """The record of the Quoridor or PAC-MAN game open on the board (the PAC-MAN
+    variant's record says so in its header: `quoridor check` reads both)."""
+    state = boardcmds._ask(args, {"cmd": "state"}, show=False)
+    mode = "pacman" if state.get("screen") == "pacman" else "quoridor"
+    try:
+        reply = boardcmds._ask(args, {"cmd": "act", "mode": mode, "action": "record"},
+                               show=False)
+    except CommandError as e:
+        if "is not open" in str(e) or "no mode is open" in str(e):
+            raise _error("no Quoridor or PAC-MAN game is open on the board (%s): open one "
+                         "with 'boardside mode quoridor' or 'boardside mode pacman'"
+                         % state.get("screen", "?"))
+        raise
+    return reply.get("record", "")
 
 
 TABLE = {

@@ -431,7 +431,7 @@ def _deploy(s, package, root, compiled, out, verbose, reset, t0):
         if mpy and (mpy & 0xFF) != made[0]:
             raise DeployError(
                 "the board's MicroPython loads .mpy version %d, mpy-cross made version %d: "
-                "install MicroPython 1.27 (boardside install-micropython), or "
+                "install MicroPython 1.28 (boardside install-micropython), or "
                 "deploy the sources with --no-compile" % (mpy & 0xFF, made[0]))
     active = s.json("_bs_read(%r)" % ("/" + build.ACTIVE_FILE), "reading /fw/active")
     active = active.strip() if isinstance(active, str) else None
@@ -531,6 +531,18 @@ def _replace(s, path, data, out):
 
 def _indent(text):
     return "\n".join("    " + line for line in text.strip().splitlines()[-12:])
+
+
+def has_main(port, timeout=5):
+    """Whether the board's flash holds main.py (what starts boardside at power-up),
+    asked at its raw REPL; the board is left at the friendly prompt."""
+    s = BoardLink(port, lambda *a: None, timeout)
+    try:
+        s.enter_repl(soft_reset=False)
+        return s.json("import os\nprint('true' if 'main.py' in os.listdir('/') else 'false')",
+                      "looking for main.py")
+    finally:
+        s.close()
 
 
 def reset(port, out=print, timeout=10):

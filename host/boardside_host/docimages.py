@@ -1,10 +1,12 @@
-"""The pictures in the README, made by the simulator as the LEDs show them.
+"""The pictures of the docs: the README's, made by the simulator as the LEDs show
+them, and the PAC-MAN diagrams of docs/pacman.md (pacman_picture.py).
 
     make docs-images            (or: python -m boardside_host.docimages [DIR])
 
-Each picture is a scripted walk on a fresh simulated device; the PNG shows the
+Each LED picture is a scripted walk on a fresh simulated device; the PNG shows the
 light the LEDs emit (render.py), so what the README shows is what the panel shows.
-tests/test_docimages.py checks that the committed pictures are these.
+tests/test_docimages.py and tests/test_pacman_pictures.py check that the committed
+pictures are these.
 """
 
 import os
@@ -95,9 +97,17 @@ def default_dir():
     return os.path.join(paths.project_root(), "docs", "img")
 
 
+def make_all(out_dir):
+    """Every picture of the docs into out_dir: the LED pictures, then the PAC-MAN
+    diagrams. Returns their paths."""
+    from boardside_host import pacman_picture
+
+    return make(out_dir) + [str(p) for p in pacman_picture.write(out_dir)]
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    for path in make(argv[0] if argv else default_dir()):
+    for path in make_all(argv[0] if argv else default_dir()):
         print("saved", path)
     return 0
 

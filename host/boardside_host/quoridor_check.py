@@ -1,6 +1,7 @@
 """Check a Quoridor game record offline: ``boardside quoridor check FILE|-``.
 
-The record is the device's export (or hand-written): a header of comment lines
+The record is the device's export (or hand-written, or the JSON reply that
+``boardside act record`` prints): a header of comment lines
 with the number of players and the house rules (``# players: 4``), then the moves
 in turn order separated by white space, optional move numbers ("1.") and comments
 ("#" to the end of the line). See docs/quoridor.md. The check replays it with the
@@ -152,10 +153,25 @@ def read_record(name):
     return text
 
 
+def unwrap(text):
+    """The record in ``text``: as it is, or the "record" of the JSON reply that
+    `boardside act record` prints (followed by any "event: ..." lines)."""
+    start = text.lstrip()
+    if not start.startswith("{"):
+        return text
+    try:
+        reply, _ = json.JSONDecoder().raw_decode(start)
+    except ValueError:
+        return text
+    if isinstance(reply, dict) and isinstance(reply.get("record"), str):
+        return reply["record"]
+    return text
+
+
 def run(args):
     """Check the record named by parsed arguments; returns the exit status."""
     try:
-        text = read_record(args.file)
+        text = unwrap(read_record(args.file))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         print("boardside quoridor check: cannot read %s: %s" % (args.file, exc),
               file=sys.stderr)

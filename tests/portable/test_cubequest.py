@@ -1,6 +1,6 @@
 """Cube Quest rules engine: the cubes, release rolls, Healers, teams (open and secret),
 turns, bouts, undo, saving and the serial actions. Quotes are from the English rules
-(cube-quest-en.md in the project's shared rules folder); docs/cubequest.md has the
+(the Cube Quest "Rules of Play" booklet, Gamewright 2013); docs/cubequest.md has the
 readings chosen where the rules are silent.
 
 Draws: a cube is rolled as a six-sided die from 3 random bits; scripted draw d gives

@@ -1,7 +1,7 @@
 """Cube Quest mode: the buttons, the screens, the protocol actions, saving, and the
 secrecy of a roll while it tumbles and of a team entered in secret. Driven through
 the App as the device does (debounced events, a frame after each); quotes are from
-the English rules (cube-quest-en.md in the project's shared rules folder).
+the English rules (the Cube Quest "Rules of Play" booklet, Gamewright 2013).
 
 Draws: a cube is rolled as a six-sided die from 3 random bits; scripted draw d gives
 side d + 1, and sides 1..k are a cube's k captured (shadow) sides. The coin is one

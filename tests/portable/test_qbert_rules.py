@@ -1,6 +1,7 @@
 """Q*bert rules: the character die, falls and the house rule for characters that are out.
 
-Quotes are from the English rules (shared/rules/qbert-en.md) unless marked French.
+Quotes are from the English rule booklet of the board game (Parker Brothers, 1983)
+unless marked French.
 """
 
 from boardside import qbert as rules

@@ -1,6 +1,6 @@
 """Qubo: set-up, turns, scoring, undo, the win at 10, the last card and the final
 round, the result, the history and saving. Quotes are from the English rules
-(shared/rules/qubo-en.md)."""
+of Qubo (White Goblin Games)."""
 
 import json
 

@@ -1,6 +1,6 @@
 """Qubo mode through the app: the set-up, score entry, passes, undo, the last card and
 the final round, the result, the screens, the history, the protocol actions, the
-house rule and saving. Quotes are from the English rules (shared/rules/qubo-en.md)."""
+house rule and saving. Quotes are from the English rules of Qubo (White Goblin Games)."""
 
 import json
 

@@ -571,23 +571,29 @@ class SimBoard:
                 return data
         return None
 
-    def led_rgb(self, index):
-        """(r, g, b) sent to one LED, undoing the colour order."""
-        if self.last_leds is None:
+    def led_rgb(self, index, leds=None):
+        """(r, g, b) sent to one LED, undoing the colour order: of the frame the panel
+        shows now, or of the bytes ``leds`` of one in led_log."""
+        if leds is None:
+            leds = self.last_leds
+        if leds is None:
             return (0, 0, 0)
         off = {"RGB": (0, 1, 2), "RBG": (0, 2, 1), "GRB": (1, 0, 2), "GBR": (2, 0, 1),
                "BRG": (1, 2, 0), "BGR": (2, 1, 0)}[self.hw.color_order]
         j = index * 3
-        if j + 3 > len(self.last_leds):
+        if j + 3 > len(leds):
             return (0, 0, 0)  # a hardware.json on the flash that names fewer LEDs
-        return (self.last_leds[j + off[0]], self.last_leds[j + off[1]],
-                self.last_leds[j + off[2]])
+        return (leds[j + off[0]], leds[j + off[1]], leds[j + off[2]])
 
-    def frame(self):
+    def frame(self, settled=False):
         """What the panel shows, as rows of (r, g, b) in logical coordinates
-        (after gamma, brightness and the power limiter: the real LED drive)."""
+        (after gamma, brightness and the power limiter: the real LED drive). With
+        ``settled``: what it shows once the newest frame sent has latched (a frame
+        takes about 8 ms on the wire of a 16x16 panel; until then the LEDs show the
+        one before)."""
+        leds = self.panel if settled else self.last_leds
         w = self.hw.width
-        return [[self.led_rgb(self.index_table[y * w + x]) for x in range(w)]
+        return [[self.led_rgb(self.index_table[y * w + x], leds or b"") for x in range(w)]
                 for y in range(self.hw.height)]
 
     def canvas_frame(self):

