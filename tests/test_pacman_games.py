@@ -349,7 +349,7 @@ def test_the_checker_reads_a_device_record():
     assert report["ok"] and report["variant"] == "pacman"
     assert report["moves"] == len(g.history) and report["winner"] == g.winner
     assert report["settings"]["sight"] == "facing" and report["players"] == 3
-    assert report["owners"] == [2, 3, 2, 3] and report["record"] == g.record()
+    assert report["owners"] == [2, 2, 3, 3] and report["record"] == g.record()
     json.dumps(report)
     lines = pacman_check.describe(report, "game.txt")
     assert lines[0].startswith("game.txt: ok, %d legal moves (PAC-MAN variant)" % len(g.history))

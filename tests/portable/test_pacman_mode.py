@@ -117,7 +117,7 @@ def test_setup_deals_the_ghosts_to_the_players_and_the_device():
     for _ in range(5):
         tb.tap("right")
         seen.append((tb.state()["players"], tb.state()["device"]))
-    assert seen == [(3, ""), (4, ""), (5, ""), (1, "BPIC"), (2, "")]
+    assert seen == [(3, ""), (4, ""), (5, ""), (1, "BIPC"), (2, "")]
     tb.tap("right")                      # 3 players: at most 2 ghosts for the device
     tb.tap("down")
     assert tb.state()["page"] == "ghosts"
@@ -315,7 +315,7 @@ def test_the_boost_eats_the_ghost_it_ends_on():
     d = tb.state()
     assert d["last"] == "e3-e4-e5-e6" and d["positions"]["B"] is None
     assert d["notice"] == "ghost" and _plate_icon(tb.canvas, "ghost", EATEN_COLOUR)
-    assert d["to_move"] == "P"            # BLINKY misses its turns
+    assert d["to_move"] == "I"            # BLINKY misses its turns: INKY is next
     assert GHOST_COLOURS[0] not in [tb.canvas.get(x, y) for y in range(18) for x in range(17)]
 
 
@@ -386,7 +386,7 @@ def test_the_device_works_out_its_ghost_after_the_frame_never_on_a_press():
     calls = tb.rng.calls
     tb.tap("a")
     d = tb.state()
-    assert d["last"] == move and d["to_move"] == "P" and tb.rng.calls == calls
+    assert d["last"] == move and d["to_move"] == "I" and tb.rng.calls == calls
 
 
 def test_the_device_move_walks_its_path_with_a_cue():
@@ -440,7 +440,7 @@ def test_hold_b_undoes_back_to_the_last_move_a_person_entered():
     tb.wait(WARM_AFTER_MS + 40)
     tb.tap("a")                          # BLINKY's move, confirmed
     tb.wait(WARM_AFTER_MS + 40)
-    assert tb.state()["to_move"] == "P"
+    assert tb.state()["to_move"] == "I"
     tb.hold("b")
     d = tb.state()
     assert d["moves"] == 0 and d["to_move"] == "pacman" and d["screen"] == "play"
@@ -456,7 +456,7 @@ def test_the_protocol_asks_and_plays_the_device_ghost():
     assert reply["ghost"] == "B" and reply["move"] in tb.act("legal")["moves"]
     assert raises(ModeError, tb.act, "ghost", play="yes")
     d = tb.act("ghost", play=True)
-    assert d["last"] == reply["move"] and d["to_move"] == "P"
+    assert d["last"] == reply["move"] and d["to_move"] == "I"
 
 
 def test_the_end_shows_the_level_with_its_name():
@@ -467,14 +467,14 @@ def test_the_end_shows_the_level_with_its_name():
     tb.act("move", move="e2-e3")
     tb.act("move", move="e3-e4-e5-e6")
     tb.act("move", move="B:a9-a8")
-    tb.act("move", move="P:c9-c8")
     tb.act("move", move="I:g9-g8")
+    tb.act("move", move="P:c9-c8")
     tb.act("move", move="C:i9-i8")
     d = tb.act("move", move="e6-e7-e8")  # every ghost sees him along rank 8
-    assert d["frenzied"] == ["B", "P", "I", "C"] and d["winner"] is None
+    assert d["frenzied"] == ["B", "I", "P", "C"] and d["winner"] is None
     d = tb.act("move", move="B:a8-a7-a6")
-    assert d["frenzied"] == ["P", "I", "C"]
-    tb.act("move", move="P:c8-d8-e8")    # PINKY reaches him: no life left
+    assert d["frenzied"] == ["I", "P", "C"]
+    tb.act("move", move="I:g8-f8-e8")    # INKY reaches him: no life left
     d = tb.state()
     assert d["screen"] == "over" and d["winner"] == "ghosts"
     assert d["level"] == 1 and d["level_name"] == "Beginner PAC-MAN"
@@ -632,7 +632,7 @@ def test_protocol_actions_keep_the_engines_contract():
     tb = Table()
     raises(ModeError, tb.act, "move", move="e2-e3-e4")   # no game yet
     d = tb.act("new", players=3, device="c")
-    assert d["owners"] == [2, 3, 2, "device"] and d["device"] == "C"
+    assert d["owners"] == [2, 2, 3, "device"] and d["device"] == "C"
     legal = tb.act("legal")
     assert legal["to_move"] == "pacman" and "e2-e3-e4" in legal["moves"]
     before = tb.mode.save()

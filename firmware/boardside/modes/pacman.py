@@ -37,7 +37,8 @@ from boardside.modes.quoridor_board import (AMBER, BLINK_MS, FLASH_MS, PLATE, RE
                                             BoardImage, drawn_ahead, plate, shown, window)
 from boardside.pacman import IllegalMove, LayoutError, PacMan, ghosts
 from boardside.pacman.game import DEVICE, LEVELS, OFF, RULE_NAMES, deal
-from boardside.pacman.layout import GHOSTS, MAX_SAVED, NO_STEP, SHIPPED, Layouts, parse_text
+from boardside.pacman.layout import (GHOSTS, MAX_SAVED, NO_STEP, SHIPPED, TURN_ORDER, Layouts,
+                                     parse_text)
 from boardside.quoridor.notation import SQUARES, parse
 from boardside.saved import Fields
 from boardside.settings import Bool, Choice, Int, need_bool, need_int, need_str
@@ -65,7 +66,7 @@ SCREENS = (SETUP, PLAY, DEVICE_SCREEN, OVER, EDIT)
 PAGES = ("players", "ghosts", "layout", "remove")
 LAYOUT_PAGE = 2
 REMOVE_PAGE = 3
-TOOLS = ("fence_h", "fence_v", "pellet", "pacman", "B", "P", "I", "C")
+TOOLS = ("fence_h", "fence_v", "pellet", "pacman", "B", "I", "P", "C")  # ghosts in turn order
 DIRECTIONS = (UP, RIGHT, DOWN, LEFT)  # the engine's steps: towards rank 9, file i, ...
 # built once: tick() runs every main-loop pass and must not allocate
 GAME_SCREENS = (PLAY, DEVICE_SCREEN)
@@ -96,8 +97,8 @@ REFUSALS.update({
 
 
 def ghost_letters(mask):
-    """The letters of the ghosts in a mask (bit 0 BLINKY ... bit 3 CLYDE)."""
-    return "".join([GHOSTS[i] for i in range(4) if (mask >> i) & 1])
+    """The letters of the ghosts in a mask (bit i: GHOSTS[i]), in turn order."""
+    return "".join([GHOSTS[i] for i in TURN_ORDER if (mask >> i) & 1])
 
 
 def device_fits(players, mask):
@@ -581,7 +582,7 @@ class PacManMode(Mode):
         for ch in device:
             i = GHOSTS.find(ch)
             if i < 0 or (mask >> i) & 1:
-                raise ModeError("'device' names ghosts once each, from B, P, I, C, not %r"
+                raise ModeError("'device' names ghosts once each, from B, I, P, C, not %r"
                                 % device)
             mask |= 1 << i
         layout = need_str(args.get("layout", "default"), "'layout'")
@@ -691,8 +692,8 @@ class PacManMode(Mode):
             # turn (straight line), it switches to frenzy mode": the ghost to move and
             # those after it this turn (PAC-MAN stays put until they have moved)
             steps = g.layout.steps
-            for k in range(g.piece - 1, 4):
-                if g.ghosts[k] == OFF or not g.sees(k):
+            for k in g.ghosts_to_come():
+                if not g.sees(k):
                     continue
                 for d in range(4):
                     line = [g.ghosts[k]]
@@ -945,13 +946,14 @@ class PacManMode(Mode):
             canvas.text(max(0, (w - canvas.text_width(title)) // 2), 0, title,
                         WHITE if page == "players" else GREY)
             if h >= 11:
-                for k in range(4):
-                    canvas.char(4 * k, 5 + (h >= 16), GHOSTS[k], GHOST_COLOURS[k])
+                for i in range(4):  # in turn order
+                    k = TURN_ORDER[i]
+                    canvas.char(4 * i, 5 + (h >= 16), GHOSTS[k], GHOST_COLOURS[k])
             if h >= 16:
                 owners = self._owners()
-                for k in range(4):
-                    o = owners[k]
-                    canvas.char(4 * k, 11, "D" if o == DEVICE else str(o + 1),
+                for i in range(4):
+                    o = owners[TURN_ORDER[i]]
+                    canvas.char(4 * i, 11, "D" if o == DEVICE else str(o + 1),
                                 GREY if o == DEVICE else WHITE)
         else:
             name = self.layout_name.upper()

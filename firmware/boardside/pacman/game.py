@@ -17,13 +17,16 @@ Notation (input in any case, output as here):
                      fewer when a power pellet (or, by the default house rule, a
                      ghost) stops him
     f3-g3-g4-h4      his boost after eating a pellet: a move of its own, 3 steps
-    B:d5-d6          a ghost (B, P, I, C: BLINKY, PINKY, INKY, CLYDE): 1 step
+    B:d5-d6          a ghost (B, I, P, C: BLINKY, INKY, PINKY, CLYDE): 1 step
     B:d5-d6-d7       a ghost in frenzy: 2 steps
     pass, B:pass     a piece with no legal move (only then)
 
 A step goes to a square next to the last one across or up (never diagonally) and
 never through a fence. The turn order is PAC-MAN (and his boosts), then BLINKY,
-PINKY, INKY and CLYDE; eaten ghosts are left out until the next round.
+INKY, PINKY and CLYDE, the order the rules print; eaten ghosts are left out until
+the next round. A record or save of a game played in the order of earlier versions
+(PINKY before INKY) replays as far as both orders agree and is refused, saying so,
+at the first move where they do not.
 
 State is small and every move keeps three small ints to undo it, so a long game
 costs the device a few bytes per move (history as move codes, not strings).
@@ -33,7 +36,7 @@ from boardside.mode import ModeError
 from boardside.quoridor import IllegalMove
 from boardside.quoridor.notation import SQUARES, parse
 
-from .layout import DEFAULT, GHOST_NAMES, GHOSTS, NO_STEP, Layout, parse_text
+from .layout import DEFAULT, GHOST_NAMES, GHOSTS, NO_STEP, TURN_ORDER, Layout, parse_text
 
 PACMAN = "pacman"
 GHOSTS_WIN = "ghosts"
@@ -91,20 +94,21 @@ def _show(value):
 
 
 def deal(players, device=""):
-    """Owners of the ghosts BLINKY, PINKY, INKY, CLYDE in order: DEVICE for the
-    letters in device (all four for a single player), the others dealt in turn to
-    players 1..players-1 (player 0 plays PAC-MAN): "The other player(s) share out the
-    4 ghosts." ModeError when that cannot be done."""
+    """Owners of the ghosts BLINKY, PINKY, INKY, CLYDE (GHOSTS' order): DEVICE for the
+    letters in device (all four for a single player), the others dealt in turn order
+    (BLINKY, INKY, PINKY, CLYDE) to players 1..players-1, so that the ghost players
+    take turns (player 0 plays PAC-MAN): "The other player(s) share out the 4
+    ghosts." ModeError when that cannot be done."""
     if not isinstance(players, int) or not 1 <= players <= 5:
         raise ModeError("PAC-MAN is for 1 to 5 players (one plays PAC-MAN), not %r"
                         % (players,))
     device = device.upper()
     for ch in device:
         if ch not in GHOSTS:
-            raise ModeError("no ghost %r: ghosts are B, P, I, C" % ch)
+            raise ModeError("no ghost %r: ghosts are B, I, P, C" % ch)
     if players == 1:
         device = GHOSTS  # "one person can play PAC-MAN alone": the device plays them all
-    people = [g for g in range(4) if GHOSTS[g] not in device]
+    people = [g for g in TURN_ORDER if GHOSTS[g] not in device]
     if players - 1 > len(people):
         raise ModeError("%d ghost players but only %d ghosts for them" % (players - 1,
                                                                          len(people)))
@@ -166,7 +170,8 @@ class PacMan:
         except TypeError:
             raise ModeError("owners: a list of 4, not %r" % (owners,))
         if len(owners) != 4:
-            raise ModeError("owners: one per ghost (B, P, I, C), not %d" % len(owners))
+            raise ModeError("owners: one per ghost (B, P, I, C, in that order), not %d"
+                            % len(owners))
         for o in owners:
             if not isinstance(o, int) or o is True or o is False or not (
                     o == DEVICE or 1 <= o < players):
@@ -198,7 +203,7 @@ class PacMan:
 
     @property
     def to_move(self):
-        """The piece to move: "pacman" or a ghost letter B, P, I, C; None at the end."""
+        """The piece to move: "pacman" or a ghost letter B, I, P, C; None at the end."""
         if self.winner is not None:
             return None
         return PACMAN if self.piece == 0 else GHOSTS[self.piece - 1]
@@ -640,12 +645,21 @@ class PacMan:
         self._next_ghost(self.piece)
 
     def _next_ghost(self, after):
-        # "each of the 4 Ghosts moves, in turn order"; eaten ones are off the board
-        for p in range(after + 1, 5):
-            if self.ghosts[p - 1] != OFF:
-                self.piece = p
+        # "each of the 4 Ghosts moves, in turn order": BLINKY, INKY, PINKY and CLYDE,
+        # as printed; eaten ones are off the board
+        for k in range(0 if after == 0 else TURN_ORDER[after - 1] + 1, 4):
+            g = TURN_ORDER[k]
+            if self.ghosts[g] != OFF:
+                self.piece = g + 1
                 return
         self.piece = 0
+
+    def ghosts_to_come(self):
+        """The ghosts (0-3) still to move this turn, the one to move first, in turn
+        order; none while PAC-MAN is to move or at the end."""
+        if self.winner is not None or self.piece == 0:
+            return ()
+        return [g for g in TURN_ORDER[TURN_ORDER[self.piece - 1]:] if self.ghosts[g] != OFF]
 
     def _caught(self, g, events):
         self.lives -= 1
@@ -676,7 +690,7 @@ class PacMan:
         if len(text) > 1 and text[1] == ":":
             piece = GHOSTS.find(text[0].upper()) + 1
             if piece == 0:
-                raise IllegalMove("no ghost %r: ghosts are B, P, I, C" % text[0], "syntax",
+                raise IllegalMove("no ghost %r: ghosts are B, I, P, C" % text[0], "syntax",
                                   move)
             text = text[2:].strip()
         if self.winner is not None:
@@ -844,9 +858,27 @@ class PacMan:
 
         setup = records.setup(text)
         game = cls(setup["layout"], setup["players"], setup["owners"], **setup["rules"])
-        for move in records.moves(text):
-            game.play(move)
+        game.replay(records.moves(text))
         return game
+
+    def replay(self, moves):
+        """Play the moves in order (a record's, a save's). IllegalMove at the first
+        illegal one; a ghost's move out of turn in a game played in the order of
+        earlier versions (PINKY before INKY) says so."""
+        n = 0
+        for move in moves:
+            n += 1
+            try:
+                self.play(move)
+            except IllegalMove as exc:
+                if exc.code == "turn" and self.to_move in ("I", "P") and str(move)[:2].upper() in (
+                        "I:", "P:"):
+                    raise IllegalMove(
+                        "move %d (%s): %s; the ghosts move BLINKY, INKY, PINKY, CLYDE, the "
+                        "order the rules print: a game played with PINKY before INKY "
+                        "(earlier versions) cannot be replayed" % (n, move, exc), "order",
+                        move)
+                raise
 
     def to_dict(self):
         """JSON-able state: the layout, the players, who plays each ghost, the house
@@ -874,8 +906,7 @@ class PacMan:
             if not isinstance(data.get("layout"), str):
                 raise ModeError("no layout text")
             game = cls(data["layout"], data.get("players"), data.get("owners"), **rules)
-            for move in moves:
-                game.play(move)
+            game.replay(moves)
         except (AttributeError, TypeError, ModeError) as exc:
             raise ValueError("not a saved PAC-MAN game: %s" % (exc,))
         return game

@@ -7,9 +7,10 @@ and its squares or fences split by spaces or commas, in any case and order::
     pacman e2; ghosts d5 f5 d6 f6; pellets b2 h2 b8 h8; fences c4h f4h c5v f5v
 
 ``ghosts`` gives the start squares of BLINKY, PINKY, INKY and CLYDE, in that order
-(their turn order); squares and fences are Quoridor notation (a1-i9, ``e3h``,
-``d4v``). text() writes the canonical form: lower case, the sections in the order
-above, fences in the order given.
+(the arcade's numbering of the ghosts, kept so that every layout written keeps its
+meaning; they move in the printed order, TURN_ORDER); squares and fences are
+Quoridor notation (a1-i9, ``e3h``, ``d4v``). text() writes the canonical form: lower
+case, the sections in the order above, fences in the order given.
 
 A layout is checked when it is made (LayoutError, with a code and a message naming
 what is wrong): at most 20 fences (the box holds 20), each legal as in classic
@@ -23,8 +24,15 @@ from boardside.mode import ModeError
 from boardside.quoridor import IllegalMove, Quoridor
 from boardside.quoridor.notation import FENCE, FENCES, OFF_BOARD, PASS, SQUARES, parse
 
-GHOSTS = "BPIC"  # turn order: BLINKY, PINKY, INKY, CLYDE
+# The ghosts' letters and names in the order layouts, records and saves list them
+# (the arcade's numbering: red, pink, cyan, orange)
+GHOSTS = "BPIC"
 GHOST_NAMES = ("BLINKY", "PINKY", "INKY", "CLYDE")
+# "each of the 4 Ghosts moves, in turn order", and the only order the rules print is
+# "BLINKY, INKY, PINKY and CLYDE" (English; 23 of the 24 languages): the ghosts'
+# numbers above in that order. Swapping two, it is its own inverse: TURN_ORDER[g] is
+# also the place of ghost g in the turn.
+TURN_ORDER = (0, 2, 1, 3)
 PELLETS = 4
 MAX_FENCES = 20
 SECTIONS = ("pacman", "ghosts", "pellets", "fences")
