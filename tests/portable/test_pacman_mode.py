@@ -759,3 +759,54 @@ def test_restore_refuses_what_does_not_fit_and_other_modes_keep_their_games():
     again = App(TinyRng(3), 16, 16)
     again.restore(state, 0)
     assert again.reset_modes == ["pacman"] and again.mode("dice").save() == dice
+
+
+# -- the buttons with a hold, pressed as a finger does -------------------------------------
+
+def _finger(tb):
+    from ._support import Finger
+
+    def handle(kind, button, t):
+        tb.t = t
+        tb.app.event(kind, button, t)
+        tb.app.tick(t)
+        tb.app.render(tb.canvas, t)
+
+    return Finger(handle, tb.t)
+
+
+def test_holding_a_shows_the_status_and_never_plays_the_walk():
+    """Hold A: the status while held. With a walk entered, the press that starts the
+    hold must not play it; a tap of A does."""
+    tb = Table()
+    tb.act("new", players=2, layout=OPEN)
+    f = _finger(tb)
+    f.press("right").press("up")                    # the walk e2-f2-f3
+    shown = []
+    f.press("a", 1000, during=lambda t: shown.append(tb.mode.status))
+    assert f.seen[-3:] == [("press", "a"), ("long", "a"), ("release", "a")]
+    assert shown[0] is False and shown[-1] is True and not tb.mode.status
+    d = tb.state()
+    assert d["moves"] == 0 and d["to_move"] == "pacman" and tb.mode.path
+    f.press("b")                                    # a tap of B takes a step back
+    assert tb.mode.entry() == "e2-f2" and tb.state()["moves"] == 0
+    f.press("right")
+    f.press("a")                                    # a tap of A plays the walk
+    assert tb.state()["last"] == "e2-f2-g2"
+
+
+def test_holding_b_undoes_without_taking_a_step_back_first():
+    """Hold B: undo back to the last move a person entered; its press (a step of
+    the walk back, or the destinations shown) must not happen first."""
+    tb = Table()
+    tb.act("new", players=2, layout=OPEN)
+    tb.act("move", move="e2-d2-c2")
+    f = _finger(tb)
+    f.press("down")                                 # BLINKY's walk: a9-a8
+    seen = []
+    f.press("b", 1000, during=lambda t: seen.append((len(tb.mode.path), tb.state()["moves"])))
+    assert seen[0] == (1, 1) and seen[-1] == (0, 0)  # the step kept until the long press
+    d = tb.state()
+    assert d["moves"] == 0 and d["to_move"] == "pacman" and not tb.mode.hints
+    f.press("b")                                    # a tap: the destinations
+    assert tb.mode.hints and tb.state()["moves"] == 0

@@ -31,8 +31,8 @@ ghost per pass.
 """
 
 from boardside.canvas import DIM, GREY, RED, WHITE, scale, scroll_offset
-from boardside.events import A, B, DOWN, LEFT, LONG, PRESS, RELEASE, REPEAT, RIGHT, UP
-from boardside.mode import Mode, ModeError
+from boardside.events import A, B, DOWN, LEFT, LONG, PRESS, REPEAT, RIGHT, UP
+from boardside.mode import HELD, LET_GO, PRESSED, TAPPED, Mode, ModeError
 from boardside.modes.quoridor_board import (AMBER, BLINK_MS, FLASH_MS, PLATE, REASONS, SIZE,
                                             BoardImage, drawn_ahead, plate, shown, window)
 from boardside.pacman import IllegalMove, LayoutError, PacMan, ghosts
@@ -382,7 +382,7 @@ class PacManMode(Mode):
             if len(moves) == 1 and moves[0].endswith("pass"):
                 self.play(moves[0], now_ms)  # boxed in: the only move is to pass
                 return True
-            return False  # no walk yet (A held for the status)
+            return False  # no walk yet: nothing to play
         try:
             self.play(self.entry(), now_ms)
         except IllegalMove:
@@ -401,14 +401,39 @@ class PacManMode(Mode):
             return self._handle_setup(kind, button, now_ms)
         if self.screen == EDIT:
             return self._handle_editor(kind, button, now_ms)
-        if button == A and kind == LONG and self.screen == PLAY:
-            # (on the device's screen A's press already went on with the game)
-            self.status = True
-            return True
-        if button == A and kind == RELEASE and self.status:
-            self.status = False
-            return True
-        if button == B and kind == LONG:
+        if button == A and self.screen != PLAY:
+            # A has no hold here: it acts on its press
+            if kind != PRESS:
+                return False
+            if self.screen == OVER:
+                self._to_setup(now_ms)
+                return True
+            if self.screen == DEVICE_SCREEN and self.pending is not None:
+                self.play(self.pending, now_ms)  # the players moved the piece: go on
+                return True
+            return False
+        if button == A or button == B:
+            return self._a_or_b(self.tap_or_hold(kind, button), button, now_ms)
+        if kind != PRESS and kind != REPEAT:
+            return False
+        if self.screen == PLAY and button in DIRECTIONS:
+            return self._step(button, now_ms)
+        return False
+
+    def _a_or_b(self, what, button, now_ms):
+        # A and B have holds in play (A: the status; B: undo): each acts when let go
+        # or held, never on its press (Mode.tap_or_hold)
+        if what == PRESSED:
+            return self.screen == PLAY  # felt at once: the piece stops blinking
+        if what == LET_GO:
+            if self.status:
+                self.status = False
+                return True
+            return False
+        if what == HELD:
+            if button == A:
+                self.status = True
+                return True
             if self.game is not None and not self.game.moves_played:
                 self._to_setup(now_ms)  # nothing to undo: back to the setup
                 return True
@@ -417,31 +442,15 @@ class PacManMode(Mode):
             except ModeError as e:
                 self._refuse("syntax", str(e), now_ms)
             return True
-        if kind != PRESS and kind != REPEAT:
-            return False
-        if self.screen == OVER:
-            if button == A and kind == PRESS:
-                self._to_setup(now_ms)
-                return True
-            return False
-        if self.screen == DEVICE_SCREEN:
-            if button == A and kind == PRESS and self.pending is not None:
-                self.play(self.pending, now_ms)  # the players moved the piece: go on
-                return True
-            return False
-        if button in DIRECTIONS:
-            return self._step(button, now_ms)
-        if kind != PRESS:
+        if what != TAPPED or self.screen != PLAY:
             return False
         if button == A:
             return self._confirm(now_ms)
-        if button == B:
-            if self.path:
-                self.path.pop()
-            else:
-                self.hints = not self.hints
-            return True
-        return False
+        if self.path:
+            self.path.pop()
+        else:
+            self.hints = not self.hints
+        return True
 
     def _handle_setup(self, kind, button, now_ms):
         if button == A and kind == LONG and self.page == REMOVE_PAGE:
@@ -637,6 +646,8 @@ class PacManMode(Mode):
     # -- output --------------------------------------------------------------------------
     def render(self, canvas, now_ms):
         if self.screen in GAME_SCREENS and not self.status:
+            if self._down is not None and self.screen == PLAY and not (now_ms // BLINK_MS) & 1:
+                now_ms += BLINK_MS  # A or B is down: the blink's on phase until let go
             nxt = self._next
             if nxt is not None and self._foreseen(nxt, canvas):
                 # the move work_ahead() drew the frames of: the very same pixels
