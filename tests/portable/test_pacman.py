@@ -484,7 +484,7 @@ def test_house_rules_are_checked():
     for name in RULES:
         check_rule(name, RULES[name][0])
     for name, value in (("lives", True), ("lives", 0), ("lives", "3"), ("sight", "back"),
-                        ("frenzy_turn", 1), ("walk_into_ghost", "eats"), ("colour", "red")):
+                        ("frenzy_turn", 1), ("walk_into_ghost", "eat"), ("colour", "red")):
         raises(ModeError, check_rule, name, value)
     raises(ModeError, PacMan, None, 2, None, frenzy_turn="yes")
 
@@ -507,10 +507,95 @@ def test_a_piece_with_no_move_passes():
     assert g.legal_moves() == ["B:pass"]
     assert g.play("B:pass") == [] and g.to_move == "I"
     assert "a pass only when" in refused(g, "I:pass", "pass")
-    # PAC-MAN too, where ghosts close every way and house rule "blocked" holds
-    g = game("a1", ("a2", "b1", "g9", "i9"), pellets=("e1", "c1", "g1", "i1"),
+    # PAC-MAN too, where ghosts close every way and house rule "blocked" holds (a
+    # layout may not start him so: test_a_layout_may_not_box_pacman_in)
+    g = game("a1", ("b2", "d1", "g9", "i9"), pellets=("e1", "c1", "g1", "i1"),
              walk_into_ghost="blocked")
+    play_all(g, ["a1-a2-a1", "B:b2-a2", "I:g9-h9", "P:d1-c1-b1", "C:i9-i8"])
     assert g.legal_moves() == ["pass"] and g.play("pass") == [] and g.to_move == "B"
+
+
+def test_a_layout_may_not_box_pacman_in():
+    # "PAC-MAN plays first. He always moves 2 squares": a layout where the ghosts
+    # close every way from his start leaves him no move (under walk_into_ghost
+    # "blocked" he could only pass, and be caught three times)
+    for ghost_squares in (("a2", "b1", "g9", "i9"), ("a2", "c1", "b2", "i9")):
+        exc = raises(LayoutError, Layout, "a1", ghost_squares, ("e1", "c5", "g1", "i1"))
+        assert exc.code == "boxed_in" and str(exc) == (
+            "PAC-MAN (a1) is boxed in at the start: every move meets a ghost or comes back "
+            "where he began")
+    # a pellet next to him is a move (it stops him there)
+    Layout("a1", ("a2", "c1", "b2", "i9"), ("b1", "c5", "g1", "i1"))
+
+
+def test_a_move_back_to_where_pacman_began_is_a_house_rule():
+    # "He always moves 2 squares ... He can turn or move backwards" (Finnish:
+    # "Kääntyminen ja peruuttaminen ovat sallittuja"): e5-e6-e5 is 2 squares with a
+    # move backwards, so it is legal by default; house rule back_to_start off reads
+    # "always moves" as never standing still
+    g = game()
+    assert "e5-e6-e5" in g.legal_moves()
+    g = game(back_to_start=False)
+    assert [m for m in g.legal_moves() if m.endswith("e5")] == []
+    assert refused(g, "e5-e6-e5", "length") == ("PAC-MAN always moves 2 squares: not back "
+                                               "to where he began (house rule)")
+    # the boost may still come back over its start
+    g = game(pellets=("e6", "a1", "i1", "c1"), back_to_start=False)
+    g.play("e5-e6")
+    assert "e6-e7-e6-e5" in g.legal_moves() and "e6-e5-e6-e7" in g.legal_moves()
+
+
+def test_the_boost_may_be_declined_by_house_rule():
+    # "gets an immediate boost of 3 extra squares"; Finnish "Sitten hän saa heti
+    # liikkua 3 ylimääräistä askelta" (he may move), Latvian "uzreiz iegūst iespēju
+    # pārvietoties 3 papildu lauciņus" (gets the chance): house rule boost "optional"
+    g = game(pellets=("e6", "a1", "i1", "c1"))
+    g.play("e5-e6")
+    assert "pass" not in g.legal_moves()
+    refused(g, "pass", "pass")
+    g = game(pellets=("e6", "a1", "i1", "c1"), boost="optional")
+    g.play("e5-e6")
+    assert g.legal_moves()[-1] == "pass" and len(g.legal_moves()) == 65
+    assert g.play("pass") == [] and g.to_move == "B" and not g.boost
+    assert g.positions()["pacman"] == "e6"
+    assert "# boost: optional" in g.record()
+    assert PacMan.from_record(g.record()).state() == g.state()
+
+
+def test_pacman_walking_into_a_ghost_eats_it_by_house_rule():
+    # third reading of the unwritten case: his own move onto a ghost ends there and
+    # eats it, as his boost does ("If this move takes him to a square occupied by a
+    # Ghost, the Ghost is 'eaten'")
+    g = game("e5", ("e6", "c9", "g9", "i9"), walk_into_ghost="eats")
+    assert "e5-e6" in g.legal_moves() and "e5-e6-e7" not in g.legal_moves()
+    assert g.play("e5-e6") == [("eaten", "B")]
+    assert g.positions()["B"] is None and g.lives == 3 and g.to_move == "I"
+
+
+def test_a_frenzied_ghost_passes_over_a_pellet_unless_by_house_rule():
+    # German "über aber nicht auf" (Czech, Slovak alike): over a pellet, not onto it;
+    # Danish "Spøgelser kan ikke rykke ind på et felt, der indeholder BONUS-BÆR":
+    # not into its square at all (house rule frenzy_over_pellet off)
+    g = game("e1", ("e9", "a9", "c9", "i9"), pellets=("e8", "a1", "i1", "c1"))
+    g.play("e1-e2-e3")
+    assert g.frenzy and "B:e9-e8-e7" in g.legal_moves()
+    g = game("e1", ("e9", "a9", "c9", "i9"), pellets=("e8", "a1", "i1", "c1"),
+             frenzy_over_pellet=False)
+    g.play("e1-e2-e3")
+    assert g.frenzy and "B:e9-e8-e7" not in g.legal_moves()
+    assert refused(g, "B:e9-e8-e7", "pellet") == (
+        "ghosts may not enter a power pellet square (e8), not even in frenzy (house rule)")
+
+
+def test_ghosts_block_each_others_sight_by_house_rule():
+    # "A Ghost does not block another Ghost's line of sight" (English and nine more);
+    # Japanese "ゴーストは他のゴーストの視界を遮ることはあります" (they may block it)
+    g = game("e1", ("e9", "e7", "a3", "i8"))
+    g.play("e1-e2-e3")
+    assert g.sees("B") and g.sees("P")
+    g = game("e1", ("e9", "e7", "a3", "i8"), ghosts_block_sight=True)
+    g.play("e1-e2-e3")
+    assert not g.sees("B") and g.sees("P") and not g.frenzy
 
 
 # -- layouts -------------------------------------------------------------------------------

@@ -91,6 +91,7 @@ REFUSALS.update({
     "same_square": ("pawn", AMBER),   # two pieces on one square
     "unreachable": ("lock", RED),     # a pellet PAC-MAN can never reach
     "cut_off": ("skull", RED),        # a ghost that can never reach PAC-MAN
+    "boxed_in": ("ghost", RED),       # PAC-MAN with no move at the start
     "full": ("cross", RED),           # every place for a layout of your own is taken
     "shipped": ("lock", AMBER),       # the shipped layout stays
 })
@@ -125,10 +126,14 @@ class PacManMode(Mode):
         Bool("boost_eats_passed", "BOOST EATS PASSED", False),
         Choice("sight", "SIGHT", "all", ("all", "facing"), ("ALL", "FACE")),
         Bool("frenzy_turn", "FRENZY TURN", False),
-        Choice("walk_into_ghost", "ONTO GHOST", "caught", ("caught", "blocked"),
-               ("CATCH", "BLOCK")),
+        Choice("walk_into_ghost", "ONTO GHOST", "caught", ("caught", "blocked", "eats"),
+               ("CATCH", "BLOCK", "EAT")),
         Bool("ghosts_share", "GHOSTS SHARE", False),
         Int("lives", "LIVES", 3, 1, 9),
+        Bool("back_to_start", "BACK TO START", True),
+        Choice("boost", "BOOST", "exact", ("exact", "optional"), ("EXACT", "MAY")),
+        Bool("frenzy_over_pellet", "FRENZY OVER PELLET", True),
+        Bool("ghosts_block_sight", "GHOSTS BLOCK SIGHT", False),
     )
 
     def __init__(self, ctx):

@@ -53,12 +53,16 @@ RULES = {
     "boost_eats_passed": (False, (False, True)),   # Dutch: ghosts the boost passes through
     "sight": ("all", ("all", "facing")),           # German: from the ghost's eyes
     "frenzy_turn": (False, (False, True)),         # a frenzy move may turn once
-    "walk_into_ghost": ("caught", ("caught", "blocked")),  # PAC-MAN's own move onto a ghost
+    "walk_into_ghost": ("caught", ("caught", "blocked", "eats")),  # his own move onto a ghost
     "ghosts_share": (False, (False, True)),        # two ghosts on one square
     "lives": (3, (1, 2, 3, 4, 5, 6, 7, 8, 9)),     # "This player has 3 lives"
+    "back_to_start": (True, (True, False)),        # a move may end where it began
+    "boost": ("exact", ("exact", "optional")),     # Finnish, Latvian: he may take it
+    "frenzy_over_pellet": (True, (True, False)),   # Danish: not even over a pellet
+    "ghosts_block_sight": (False, (False, True)),  # Japanese: ghosts block the view
 }
 RULE_NAMES = ("boost_eats_passed", "sight", "frenzy_turn", "walk_into_ghost", "ghosts_share",
-              "lives")
+              "lives", "back_to_start", "boost", "frenzy_over_pellet", "ghosts_block_sight")
 
 # What a step of PAC-MAN onto a square means (see _pac_rules)
 _STRAIGHT = 0
@@ -146,6 +150,11 @@ class PacMan:
         self._sight_all = r["sight"] == "all"
         self._turns = r["frenzy_turn"]
         self._blocked_by_ghosts = r["walk_into_ghost"] == "blocked"
+        self._eats_ghosts = r["walk_into_ghost"] == "eats"
+        self._back = r["back_to_start"]
+        self._decline = r["boost"] == "optional"
+        self._over_pellet = r["frenzy_over_pellet"]
+        self._ghosts_block = r["ghosts_block_sight"]
         self._share = r["ghosts_share"]
         self._steps = layout.steps
         self._pellets = layout.pellets
@@ -274,8 +283,9 @@ class PacMan:
         """Whether a ghost (a letter or 0-3) sees PAC-MAN now: along a straight line
         of squares not cut by a fence; other ghosts do not block the view. "A Ghost
         does not block another Ghost's line of sight. However, Ghosts cannot see
-        through walls." With sight "facing" only the way it faces (its last step;
-        it looks every way before its first move of a round)."""
+        through walls." (Japanese: they do block it: house rule ghosts_block_sight.)
+        With sight "facing" only the way it faces (its last step; it looks every way
+        before its first move of a round)."""
         g = GHOSTS.index(ghost) if isinstance(ghost, str) else ghost
         s = self.ghosts[g]
         if s == OFF:
@@ -293,6 +303,8 @@ class PacMan:
                     break
                 if t == pac:
                     return True
+                if self._ghosts_block and self._ghost_at(t, g):
+                    break
         return False
 
     @property
@@ -332,6 +344,11 @@ class PacMan:
                 pass
             elif self.piece == 0:
                 self._pac_moves(codes)
+                if self.boost and self._decline and codes:
+                    # Finnish "saa liikkua 3 ylimääräistä askelta" (may move), Latvian
+                    # "iegūst iespēju" (gets the chance): house rule boost "optional",
+                    # he may decline it (a pass)
+                    codes.append(self.pac)
             else:
                 self._ghost_moves(codes)
             if not codes and self.winner is None:
@@ -480,8 +497,9 @@ class PacMan:
         rule = bytearray(81)  # _STRAIGHT
         if not self.boost:
             # not written: by default PAC-MAN walking into a ghost is caught there (as
-            # in the arcade); house rule "blocked": he may not step onto a ghost. On
-            # his boost he eats ghosts: they neither stop nor block him.
+            # in the arcade); house rule "blocked": he may not step onto a ghost;
+            # "eats": his move ends there and he eats it, as on the boost. On his
+            # boost he eats ghosts: they neither stop nor block him.
             for t in self.ghosts:
                 if t != OFF:
                     rule[t] = _BLOCKED if self._blocked_by_ghosts else _STOP
@@ -498,6 +516,9 @@ class PacMan:
         n = 3 if self.boost else 2
         rule = self._pac_rules()
         start = self.pac
+        # "He can turn or move backwards": a 2-square move may come back to where it
+        # began (e2-e3-e2); house rule back_to_start off: he may not stand still so
+        back = self._back or self.boost
         steps = self._steps
         for d1 in range(4):
             t1 = steps[start * 4 + d1]
@@ -511,7 +532,7 @@ class PacMan:
                 continue
             for d2 in range(4):
                 t2 = steps[t1 * 4 + d2]
-                if t2 == NO_STEP:
+                if t2 == NO_STEP or (t2 == start and not back):
                     continue
                 r2 = rule[t2]
                 if r2 == _BLOCKED:
@@ -552,12 +573,15 @@ class PacMan:
         # "If a Ghost sees PAC-MAN in their line of sight at the beginning of their
         # turn (straight line), it switches to frenzy mode and moves 2 squares in the
         # direction of their choice." It passes over pellets (German: "über aber nicht
-        # auf") and other ghosts; reaching PAC-MAN ends the move.
+        # auf"; Danish, house rule frenzy_over_pellet off: not even over) and other
+        # ghosts; reaching PAC-MAN ends the move.
         if self.sees(g):
             for d1 in range(4):
                 t1 = steps[s * 4 + d1]
                 if t1 == NO_STEP or t1 == pac:
                     continue
+                if not self._over_pellet and self._pellet_at(t1):
+                    continue  # Danish: "kan ikke rykke ind på et felt" with a pellet
                 for d2 in range(4):
                     if d2 != d1 and (not self._turns or d2 == (d1 + 2) & 3):
                         continue
@@ -623,6 +647,10 @@ class PacMan:
         if not boost and n:
             for g in range(4):
                 if self.ghosts[g] == end:
+                    if self._eats_ghosts:
+                        self.ghosts[g] = OFF  # house rule "eats": as on the boost
+                        events.append(("eaten", GHOSTS[g]))
+                        break
                     self._caught(g, events)
                     return
         self.boost = False
@@ -748,6 +776,9 @@ class PacMan:
     def _pac_refusal(self, path):
         n = len(path) - 1
         rule = self._pac_rules()
+        if n == 2 and path[2] == path[0] and not self._back and not self.boost:
+            return "length", ("PAC-MAN always moves 2 squares: not back to where he began "
+                              "(house rule)")
         for k in range(1, n + 1):
             t = path[k]
             if rule[t] == _BLOCKED:
@@ -776,6 +807,9 @@ class PacMan:
                 return "length", "%s is in frenzy: 2 squares, not 3" % name
             return "length", "%s does not see PAC-MAN: it moves 1 square" % name
         end = path[-1]
+        if n == 2 and not self._over_pellet and self._pellet_at(path[1]):
+            return "pellet", ("ghosts may not enter a power pellet square (%s), not even in "
+                              "frenzy (house rule)" % SQUARES[path[1]])
         if end != self.pac:
             if self._pellet_at(end):
                 return "pellet", ("ghosts cannot stay on a power pellet square (%s)"

@@ -16,7 +16,9 @@ A layout is checked when it is made (LayoutError, with a code and a message nami
 what is wrong): at most 20 fences (the box holds 20), each legal as in classic
 Quoridor (no overlap, no crossing, on the board; the classic engine places them), 4
 pellets and 5 start squares all on distinct squares, every pellet reachable by
-PAC-MAN and every ghost able to reach PAC-MAN's start. Rule (5) of classic Quoridor
+PAC-MAN, every ghost able to reach PAC-MAN's start, and PAC-MAN not boxed in by
+the ghosts at the start (a move of 2 squares that meets no ghost and does not come
+back where it began, or a step onto a pellet). Rule (5) of classic Quoridor
 (a way to a goal line) has no meaning here: PAC-MAN has no goal line.
 """
 
@@ -53,7 +55,7 @@ DEFAULT = ("pacman e2; ghosts e5 e6 d6 f6; pellets b2 h2 b8 h8; "
 class LayoutError(ModeError):
     """A layout the rules cannot be played on. ``code`` says what is wrong: syntax,
     fences, overlap, cross, off_board, pellets, starts, same_square, on_pellet,
-    unreachable, cut_off."""
+    unreachable, cut_off, boxed_in."""
 
     def __init__(self, message, code):
         super().__init__(message)
@@ -116,6 +118,27 @@ class Layout:
             steps[k + 2] = s - 9 if y > 0 and not board.wall(x, y, 2) else NO_STEP
             steps[k + 3] = s - 1 if x > 0 and not board.wall(x, y, 3) else NO_STEP
         self.steps = bytes(steps)
+        self._check_free()
+
+    def _check_free(self):
+        # PAC-MAN needs a move at the start under every house rule: a first step and a
+        # second that meet no ghost and do not come back where he began (a pellet ends
+        # the move where it lies). Boxed in by ghosts, under walk_into_ghost "blocked"
+        # he could only pass, and be caught until his lives were gone.
+        s = self.pacman
+        steps = self.steps
+        for d1 in range(4):
+            t1 = steps[s * 4 + d1]
+            if t1 == NO_STEP or t1 in self.ghosts:
+                continue
+            if t1 in self.pellets:
+                return
+            for d2 in range(4):
+                t2 = steps[t1 * 4 + d2]
+                if t2 != NO_STEP and t2 != s and t2 not in self.ghosts:
+                    return
+        raise LayoutError("PAC-MAN (%s) is boxed in at the start: every move meets a ghost "
+                          "or comes back where he began" % SQUARES[s], "boxed_in")
 
     def board(self):
         """A Quoridor board with this layout's fences placed (place_fixed)."""
