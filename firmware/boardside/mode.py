@@ -60,6 +60,9 @@ class Mode:
     title = "Mode"       # shown in the menu
     icon = None          # name of an icon in boardside.icons for the menu
     actions = ()         # protocol action names this mode accepts in command()
+    # The arguments each action takes: {action: (names)}; an action not in it takes
+    # none. None: not declared (check_arguments() lets every argument through).
+    arguments = None
     # House rules: descriptions from boardside.settings (Bool, Int, Choice, Text). They
     # are the mode's keys "<name>.<setting>" for the protocol's set, and appear on the
     # device's settings screen with no code of the mode's own.
@@ -179,6 +182,20 @@ class Mode:
     def busy(self, now_ms):
         """True while a clock runs or an animation plays: the panel does not dim."""
         return False
+
+    def check_arguments(self, action, args):
+        """ModeError for an argument ``action`` does not take: an argument is never
+        ignored (a typo, or a value meant for another action, would change nothing
+        and say nothing). The protocol calls it before command()."""
+        table = self.arguments
+        if table is None:
+            return
+        known = table.get(action, ())
+        for name in args:
+            if name not in known:
+                raise ModeError("%s %s takes no argument %r (%s)" % (
+                    self.name, action, name,
+                    "arguments: " + ", ".join(known) if known else "no arguments"))
 
     def command(self, action, args, now_ms):
         """A protocol action (see ``actions``). Returns a JSON-able dict for the

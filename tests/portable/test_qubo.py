@@ -64,6 +64,32 @@ def test_several_shapes_from_one_placement_add_up_and_large_squares_are_tallied(
     assert g.tally.scores == [10, 0] and g.tally.large == [2, 0]
 
 
+def test_shapes_in_another_players_colour_score_for_nobody_or_their_owner():
+    # "You can score points for 3 types of shapes in your player color" and at the
+    # end "All players tally their points": a shape a turn forms in another player's
+    # colour scores for nobody by default; house rule others_shapes "owner" counts it
+    # for that player (entered after the turn), who wins at 10 as anyone does
+    g = started(3)
+    g.place(1)
+    assert "scores for nobody" in refused(g, g.shapes_for, 3, 1)
+    g = started(3, rules={"others_shapes": "owner"})
+    g.place(1)                                  # player 1 formed a small square of theirs
+    e = g.shapes_for(3, 0, 1, 0)                # and a rectangle in player 3's colour
+    assert (e["kind"], e["player"], e["points"], e["score"]) == ("shapes", 3, 2, 2)
+    assert g.tally.scores == [1, 0, 2] and g.on_turn() == 2 and g.round() == 1
+    assert "their own shapes go with the turn" in refused(g, g.shapes_for, 1, 1)
+    assert "no shapes" in refused(g, g.shapes_for, 2)
+    g.place(0)
+    g.shapes_for(3, 0, 0, 3)                    # three large squares for player 3: 11
+    assert g.phase == qg.OVER and g.result()["winners"] == [3] and g.tally.large[2] == 3
+    assert g.table() == [[1, [1, 0, 11]]]
+    again = Game()
+    again.from_dict(json.loads(json.dumps(g.to_dict())))
+    assert again.tally.scores == g.tally.scores and again.phase == qg.OVER
+    g.undo()
+    assert g.phase == qg.PLAY and g.tally.scores == [1, 0, 2]
+
+
 def test_a_pass_is_a_turn_with_no_score():
     # "If you can't or won't perform 1 of the 2 actions, you may pass. Discard a card
     # from your hand and take a new card from the deck."
@@ -215,15 +241,15 @@ def test_the_deal_takes_four_cards_a_player_and_one_revealed():
 
 def test_house_rules_are_checked_and_fixed_for_the_game():
     g = Game()
-    assert g.rules == {"final_round_win": "instant"}
+    assert g.rules == {"final_round_win": "instant", "others_shapes": "nobody"}
     assert "no Qubo house rule" in refused(g, g.set_rule, "speed", 1)
     assert "instant, round_end" in refused(g, g.set_rule, "final_round_win", "never")
     assert "no Qubo house rule" in refused(g, g.set_rules,
                                            {"final_round_win": "round_end", "x": 1})
-    g.set_rules({"final_round_win": "round_end"})
+    g.set_rules({"final_round_win": "round_end", "others_shapes": "nobody"})
     g.start()
     assert "being played" in refused(g, g.set_rule, "final_round_win", "instant")
-    assert g.public()["rules"] == {"final_round_win": "round_end"}
+    assert g.public()["rules"] == {"final_round_win": "round_end", "others_shapes": "nobody"}
 
 
 # -- turns -----------------------------------------------------------------------------
@@ -290,7 +316,7 @@ def test_undo_without_a_replay_takes_the_game_to_the_same_place():
     plays = 0
     kept = 0
     for players, deck in ((2, 0), (3, 30), (4, 60)):
-        g = started(players, deck=deck, rules={"final_round_win": "round_end"})
+        g = started(players, deck=deck, rules={"final_round_win": "round_end", "others_shapes": "nobody"})
         for k in range(qg.HISTORY_MAX + 30):
             r = rng.getrandbits(4)
             try:
@@ -513,7 +539,7 @@ def test_ten_points_in_the_final_round_win_at_once_by_default():
 def test_house_rule_plays_the_final_round_to_its_end():
     # "round_end": "The round is finished ... All players tally their points. The
     # player with the most points wins the game."
-    g = started(4, first=1, rules={"final_round_win": "round_end"})
+    g = started(4, first=1, rules={"final_round_win": "round_end", "others_shapes": "nobody"})
     g.place(large=3)               # 1: 9
     g.last_card()
     g.place(large=3, small=1)      # 2: 10, the round goes on
@@ -523,7 +549,7 @@ def test_house_rule_plays_the_final_round_to_its_end():
     assert g.phase == "over" and g.result() == {"winners": [3], "shared": False,
                                                 "by": "points"}
     # before the last card, 10 still wins at once
-    g = started(2, rules={"final_round_win": "round_end"})
+    g = started(2, rules={"final_round_win": "round_end", "others_shapes": "nobody"})
     g.place(large=3, small=1)
     assert g.phase == "over" and g.result()["by"] == "ten"
 
@@ -613,7 +639,7 @@ def test_preview_tells_what_a_turn_would_do_without_entering_it():
 
 
 def test_a_new_game_keeps_the_table():
-    g = started(3, first=3, deck=30, rules={"final_round_win": "round_end"})
+    g = started(3, first=3, deck=30, rules={"final_round_win": "round_end", "others_shapes": "nobody"})
     g.place(small=1)
     g.new_game()
     assert g.phase == "setup" and g.history == [] and g.tally is None
@@ -640,7 +666,7 @@ def test_save_and_restore_in_every_phase():
     g.set_colour(3, "purple")
     g.set_first(0)
     _round_trip(g)
-    g = started(3, first=2, deck=25, rules={"final_round_win": "round_end"})
+    g = started(3, first=2, deck=25, rules={"final_round_win": "round_end", "others_shapes": "nobody"})
     _round_trip(g)
     g.place(small=1, large=1)
     g.move(rect=2)

@@ -53,6 +53,7 @@ class DiceMode(Mode):
     title = "Dice"
     icon = "die"
     actions = ("roll", "choose", "reveal", "read")
+    arguments = {"choose": ("sides", "count", "secret")}
     settings = (
         # a secret roll may be read over USB (each read shows on the LEDs and is logged)
         Bool("usb_peek", "USB PEEK", False),

@@ -121,6 +121,9 @@ class PacManMode(Mode):
     icon = "pacman"
     actions = ("new", "move", "check", "legal", "undo", "record", "status", "ghost",
                "layouts", "layout_save", "layout_remove", "layout_check")
+    arguments = {"new": ("players", "device", "layout"), "move": ("move",), "check": ("move",),
+                 "ghost": ("play",), "layout_save": ("name", "text"),
+                 "layout_remove": ("name",), "layout_check": ("text",)}
     # The house rules (docs/pacman.md): a game keeps the rules it was started with.
     settings = (
         Bool("boost_eats_passed", "BOOST EATS PASSED", False),
