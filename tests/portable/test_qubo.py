@@ -316,7 +316,7 @@ def test_undo_without_a_replay_takes_the_game_to_the_same_place():
     plays = 0
     kept = 0
     for players, deck in ((2, 0), (3, 30), (4, 60)):
-        g = started(players, deck=deck, rules={"final_round_win": "round_end", "others_shapes": "nobody"})
+        g = started(players, deck=deck, rules={"final_round_win": "round_end"})
         for k in range(qg.HISTORY_MAX + 30):
             r = rng.getrandbits(4)
             try:
@@ -539,7 +539,7 @@ def test_ten_points_in_the_final_round_win_at_once_by_default():
 def test_house_rule_plays_the_final_round_to_its_end():
     # "round_end": "The round is finished ... All players tally their points. The
     # player with the most points wins the game."
-    g = started(4, first=1, rules={"final_round_win": "round_end", "others_shapes": "nobody"})
+    g = started(4, first=1, rules={"final_round_win": "round_end"})
     g.place(large=3)               # 1: 9
     g.last_card()
     g.place(large=3, small=1)      # 2: 10, the round goes on
@@ -549,7 +549,7 @@ def test_house_rule_plays_the_final_round_to_its_end():
     assert g.phase == "over" and g.result() == {"winners": [3], "shared": False,
                                                 "by": "points"}
     # before the last card, 10 still wins at once
-    g = started(2, rules={"final_round_win": "round_end", "others_shapes": "nobody"})
+    g = started(2, rules={"final_round_win": "round_end"})
     g.place(large=3, small=1)
     assert g.phase == "over" and g.result()["by"] == "ten"
 
@@ -639,7 +639,7 @@ def test_preview_tells_what_a_turn_would_do_without_entering_it():
 
 
 def test_a_new_game_keeps_the_table():
-    g = started(3, first=3, deck=30, rules={"final_round_win": "round_end", "others_shapes": "nobody"})
+    g = started(3, first=3, deck=30, rules={"final_round_win": "round_end"})
     g.place(small=1)
     g.new_game()
     assert g.phase == "setup" and g.history == [] and g.tally is None
@@ -666,7 +666,7 @@ def test_save_and_restore_in_every_phase():
     g.set_colour(3, "purple")
     g.set_first(0)
     _round_trip(g)
-    g = started(3, first=2, deck=25, rules={"final_round_win": "round_end", "others_shapes": "nobody"})
+    g = started(3, first=2, deck=25, rules={"final_round_win": "round_end"})
     _round_trip(g)
     g.place(small=1, large=1)
     g.move(rect=2)
