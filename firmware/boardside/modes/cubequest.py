@@ -125,6 +125,12 @@ class CubeQuestMode(Mode):
         Bool("stack_extra_flicks", "STACK EXTRA", True),
         # a turn spent instead of flicking keeps the extra flicks owed to it
         Bool("extra_flick_with_special", "EXTRA ON MOVE", True),
+        # Healers used together: each its own 6 points (off: their points pooled)
+        Bool("healer_lots", "HEALER LOTS", False),
+        # a revived Freeze waits off the board (off: in the castle, as other cubes)
+        Bool("revived_freeze_unused", "FREEZE OFF BOARD", False),
+        # a move instead of flicking may come after a flick, in place of one left
+        Bool("special_after_flick", "MOVE AFTER FLICK", False),
     )
 
     def __init__(self, ctx):
