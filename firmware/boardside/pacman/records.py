@@ -33,14 +33,6 @@ _ON = ("on", "true", "yes")
 _OFF = ("off", "false", "no")
 
 
-def is_pacman(text):
-    """Whether a record's header says ``variant: pacman``."""
-    for _, name, value in header_lines(text):
-        if name == "variant":
-            return value.lower() == "pacman"
-    return False
-
-
 def _rule_value(name, text):
     low = text.lower()
     default = RULES[name][0]
