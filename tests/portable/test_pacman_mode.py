@@ -810,3 +810,23 @@ def test_holding_b_undoes_without_taking_a_step_back_first():
     assert d["moves"] == 0 and d["to_move"] == "pacman" and not tb.mode.hints
     f.press("b")                                    # a tap: the destinations
     assert tb.mode.hints and tb.state()["moves"] == 0
+
+
+def test_a_saved_game_played_with_pinky_before_inky_is_dropped_saying_why():
+    """Earlier versions moved PINKY before INKY: such a saved game cannot be replayed
+    in the printed order; the mode keeps the players' layouts and the set-up, says
+    why the game is gone, and never replays it in another order."""
+    tb = Table()
+    tb.act("layout_save", name="mine", text=OPEN)
+    tb.act("new", players=2, layout="mine")
+    data = tb.mode.save()
+    data["game"]["moves"] = ["e2-d2-c2", "B:a9-a8", "P:c9-c8", "I:g9-g8"]
+    data["screen"] = "play"
+    other = Table()
+    other.mode.restore(json.loads(json.dumps(data)))
+    d = other.state()
+    assert d["screen"] == "setup" and other.mode.game is None
+    assert other.mode.book.names() == ["default", "mine"]
+    assert "PINKY before INKY" in d["dropped"]
+    other.act("new", players=2, layout="mine")
+    assert "dropped" not in other.state()

@@ -36,7 +36,7 @@ from boardside.mode import HELD, LET_GO, PRESSED, TAPPED, Mode, ModeError
 from boardside.modes.quoridor_board import (AMBER, BLINK_MS, FLASH_MS, PLATE, REASONS, SIZE,
                                             BoardImage, drawn_ahead, plate, shown, window)
 from boardside.pacman import IllegalMove, LayoutError, PacMan, ghosts
-from boardside.pacman.game import DEVICE, LEVELS, OFF, RULE_NAMES, deal
+from boardside.pacman.game import DEVICE, LEVELS, OFF, RULE_NAMES, OldOrder, deal
 from boardside.pacman.layout import (GHOSTS, MAX_SAVED, NO_STEP, SHIPPED, TURN_ORDER, Layouts,
                                      parse_text)
 from boardside.quoridor.notation import SQUARES, parse
@@ -153,6 +153,7 @@ class PacManMode(Mode):
         self.status = False
         self.flash = None            # refused: [code, message, until_ms, digit]
         self.notice = None           # [icon, colour, until_ms]
+        self.dropped = None          # why a restored game was not kept (until a new one)
         self.pending = None          # the device's move for its ghost, once worked out
         self.pending_at = 0
         self._pending_path = None
@@ -184,6 +185,7 @@ class PacManMode(Mode):
         owners = deal(players, device)
         game = PacMan(self._layout(layout_text), players, owners, **self.rules())
         self.game = game
+        self.dropped = None
         self.players = players
         self.editor = None
         self._changed(now_ms)
@@ -1014,6 +1016,8 @@ class PacManMode(Mode):
     def describe(self):
         d = {"screen": self.screen, "players": self.players,
              "device": ghost_letters(self.device), "layout": self.layout_name}
+        if self.dropped is not None:
+            d["dropped"] = self.dropped
         if self.screen == SETUP:
             d["page"] = PAGES[self.page]
             d["layouts"] = self.book.names()
@@ -1064,7 +1068,16 @@ class PacManMode(Mode):
         screen = data["screen"]
         if screen not in SCREENS:
             f.bad("'screen' unknown")
-        game = None if data["game"] is None else PacMan.from_dict(data["game"])
+        dropped = None
+        try:
+            game = None if data["game"] is None else PacMan.from_dict(data["game"])
+        except OldOrder as exc:
+            # played with PINKY before INKY (earlier versions): that game cannot be
+            # replayed, but the players' layouts and the set-up stay
+            game = None
+            dropped = str(exc)
+            if screen != EDIT:
+                screen = SETUP
         editor = None
         if data["editor"] is not None:
             from boardside.modes.pacman_editor import Editor
@@ -1077,6 +1090,9 @@ class PacManMode(Mode):
                 f.bad("a game's screen without a game")
         path = f.values(data["path"], -1, 0, 80, "path")
         pending = data["pending"]
+        if dropped is not None:
+            path = []
+            pending = None
         self.book = book
         self.players = players
         self.device = device
@@ -1084,6 +1100,7 @@ class PacManMode(Mode):
         self.page = page
         self.game = game
         self.editor = editor
+        self.dropped = dropped
         self.flash = None
         self.notice = None
         self.status = False

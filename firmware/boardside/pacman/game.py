@@ -942,8 +942,14 @@ class PacMan:
             game = cls(data["layout"], data.get("players"), data.get("owners"), **rules)
             game.replay(moves)
         except (AttributeError, TypeError, ModeError) as exc:
-            raise ValueError("not a saved PAC-MAN game: %s" % (exc,))
+            error = OldOrder if getattr(exc, "code", None) == "order" else ValueError
+            raise error("not a saved PAC-MAN game: %s" % (exc,))
         return game
+
+
+class OldOrder(ValueError):
+    """A saved game played with PINKY before INKY (earlier versions) that cannot be
+    replayed in the printed order (PacMan.replay)."""
 
 
 def _direction(a, b):

@@ -9,7 +9,7 @@ numbers ("1.") and comments ("#" to the end of the line)::
     # owners: 2 2 2 2
     # layout: pacman e2; ghosts e5 e6 d6 f6; pellets b2 h2 b8 h8; fences c5v f5v
     # sight: facing
-    1. e2-e3-e4 B:d6-e6 P:f6-f7 I:d5-d4 C:f5-f4
+    1. e2-e3-e4 B:d6-e6 I:d5-d4 P:f6-f7 C:f5-f4
 
 ``variant: pacman`` is what tells it from a classic record. ``owners`` says who
 plays BLINKY, PINKY, INKY and CLYDE: a player number (PAC-MAN's player is 1) or
