@@ -830,3 +830,19 @@ def test_a_saved_game_played_with_pinky_before_inky_is_dropped_saying_why():
     assert "PINKY before INKY" in d["dropped"]
     other.act("new", players=2, layout="mine")
     assert "dropped" not in other.state()
+
+
+def test_a_with_no_walk_declines_the_boost_under_the_house_rule():
+    """Finnish and Latvian: PAC-MAN may take his boost (house rule boost optional):
+    A with no walk entered declines it; by the printed rule A does nothing there."""
+    for optional in (False, True):
+        tb = Table({"pacman.boost": "optional"} if optional else None)
+        tb.act("new", players=2, layout=OPEN)
+        tb.walk("up", "a")                      # e2-e3: the pellet, the boost
+        assert tb.state()["boost"]
+        tb.tap("a")
+        d = tb.state()
+        if optional:
+            assert d["last"] == "pass" and not d["boost"] and d["to_move"] == "B"
+        else:
+            assert d["last"] == "e2-e3" and d["boost"] and d["to_move"] == "pacman"

@@ -389,8 +389,10 @@ class PacManMode(Mode):
         g = self.game
         if not self.path:
             moves = g.legal_moves()
-            if len(moves) == 1 and moves[0].endswith("pass"):
-                self.play(moves[0], now_ms)  # boxed in: the only move is to pass
+            if moves and moves[-1].endswith("pass"):
+                # boxed in, the only move is to pass; or PAC-MAN declines his boost
+                # (house rule boost "optional")
+                self.play(moves[-1], now_ms)
                 return True
             return False  # no walk yet: nothing to play
         try:
