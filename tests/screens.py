@@ -250,7 +250,7 @@ def quoridor_moves(w, moves):
 
 
 def status_held(w):
-    """Hold A on a square the pawn may go to: the move, then the status while held."""
+    """Hold A: the status while held (on a square the pawn may go to, no move)."""
     w.event("press", "a")
     w.wait(700)
     w.event("long", "a")
@@ -287,8 +287,10 @@ def quoridor(w):
     w.hold("b", 800)                         # back to the pawn
     assert q.screen == "pawn"
     w.tap("up")
-    status_held(w)                           # e2-e3, and the status
+    status_held(w)                           # the status, and no move to e3
     w.event("release", "a")
+    assert q.game.pawn_xy(0) == (4, 1)
+    w.tap("a")                               # e2-e3
     for code in ("overlap", "cross", "off_board", "blocks_path", "no_fences", "blocked",
                  "occupied", "not_adjacent", "jump", "game_over", "syntax", "pass", "other"):
         q.flash = (code, "why", w.t + 1500)
@@ -307,7 +309,8 @@ def quoridor(w):
     w.tap("a")
     assert q.players == 4 and q.clock is not None
     w.tap("up")
-    status_held(w)                           # player 1 to e2, the status held ...
+    w.tap("a")                               # player 1 to e2
+    status_held(w)                           # the status held ...
     w.wait(61000)                            # ... while player 2's minute runs out
     assert q.clock[1] == 0
     w.event("release", "a")

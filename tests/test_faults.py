@@ -28,6 +28,7 @@ from boardside_host.sim.fakes import PowerCut
 
 SEED = 77
 ROUNDS = int(os.environ.get("BOARDSIDE_FAULT_ROUNDS", "3"))
+PROBES = 20  # random inputs tried per round for one that saves
 CHUNK = 256  # boardside.device.storage.CHUNK: bytes per write call
 
 # Inputs tried, in this order, to find one that changes a mode's saved state.
@@ -228,6 +229,7 @@ def test_power_cuts_during_random_play(tmp_path):
     rng = random.Random(SEED)
     names = registry.names()
     total = 0
+    rounds_cut = 0
     for r in range(ROUNDS):
         mode = names[r % len(names)]
         base = str(tmp_path / "base")
@@ -238,17 +240,24 @@ def test_power_cuts_during_random_play(tmp_path):
             play(b, [(rng.choice(("tap", "tap", "hold")),
                       rng.choice(("a", "b", "up", "down", "left", "right")))
                      for _ in range(rng.randrange(0, 4))])
-        inputs = [(rng.choice(("tap", "tap", "tap", "hold")),
-                   rng.choice(("a", "b", "up", "down", "left", "right")))
-                  for _ in range(rng.randrange(1, 4))]
-        ref = copy_flash(base, str(tmp_path / "probe"))
-        b = boot(ref)
-        rec = Recorder(ref)
-        b.flash.write_hook = rec
-        play(b, inputs)
-        b.close()
-        if rec.steps:
-            total += run_cuts(tmp_path, base, inputs, "round %d, %s, %s" % (r, mode, inputs))
+        # random input that saves something: most presses on a set-up screen change
+        # nothing, and input that writes nothing has no write step to cut
+        for _ in range(PROBES):
+            inputs = [(rng.choice(("tap", "tap", "tap", "hold")),
+                       rng.choice(("a", "b", "up", "down", "left", "right")))
+                      for _ in range(rng.randrange(1, 4))]
+            ref = copy_flash(base, str(tmp_path / "probe"))
+            b = boot(ref)
+            rec = Recorder(ref)
+            b.flash.write_hook = rec
+            play(b, inputs)
+            b.close()
+            if rec.steps:
+                break
+        assert rec.steps, "round %d, %s: no input of %d saved anything" % (r, mode, PROBES)
+        total += run_cuts(tmp_path, base, inputs, "round %d, %s, %s" % (r, mode, inputs))
+        rounds_cut += 1
+    assert rounds_cut == ROUNDS and total >= 5 * ROUNDS, (rounds_cut, total)
     print("\nrandom play: %d rounds, %d power cuts tried and recovered; all cuts so far: %d "
           "tried, %d recovered, %.1f s" % (ROUNDS, total, Figures.points, Figures.recovered,
                                            time.monotonic() - Figures.start))

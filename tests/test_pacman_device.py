@@ -144,14 +144,14 @@ def test_pacman_alone_against_the_device_through_the_buttons(board):
 def test_the_record_travels_to_the_checker_and_back(board, tmp_path):
     board.request({"cmd": "set", "key": "pacman.frenzy_turn", "value": True})
     board.request({"cmd": "mode", "name": "pacman"})
-    assert act(board, "new", players=3, device="P")["ok"]
+    assert act(board, "new", players=3, device="I")["ok"]
     for move in ("e2-e3-d3", "B:e5-e4"):
         assert act(board, "move", move=move)["ok"]
     assert act(board, "ghost", play=True)["ok"]
     record = act(board, "record")["record"]
-    assert "# frenzy_turn: on" in record and "# owners: 2 device 3 2" in record
+    assert "# frenzy_turn: on" in record and "# owners: 2 3 device 2" in record
     report = pacman_check.check_record(record)
-    assert report["ok"] and report["moves"] == 3 and report["to_move"] == "I"
+    assert report["ok"] and report["moves"] == 3 and report["to_move"] == "P"
     assert report["settings"]["frenzy_turn"] is True
     from boardside_host.quoridor_check import main
 

@@ -42,6 +42,7 @@ def sees(g, blocked, letter):
     at = xy(pos[letter])
     pac = xy(pos["pacman"])
     facing = g.facing["BPIC".index(letter)]
+    others = {xy(pos[k]) for k in "BPIC" if k != letter and pos[k] is not None}
     for d in range(4):
         if g.rules["sight"] == "facing" and facing < 4 and d != facing:
             continue
@@ -52,6 +53,8 @@ def sees(g, blocked, letter):
                 break
             if a == pac:
                 return True
+            if g.rules["ghosts_block_sight"] and a in others:
+                break
     return False
 
 
@@ -90,8 +93,13 @@ def naive_legal(g):
                     if k != len(w) - 1:
                         ok = False
                     break
+            if (not g.boost and not g.rules["back_to_start"] and len(w) == 3
+                    and w[2] == w[0]):
+                ok = False  # house rule: not back where he began
             if ok and (len(w) - 1 == n or stopped):
                 out.add(walk_name(w))
+        if out and g.boost and g.rules["boost"] == "optional":
+            out.add("pass")  # house rule: he may decline the boost
         return out or {"pass"}
     return naive_ghost_moves(g, g.to_move)
 
@@ -118,6 +126,8 @@ def naive_ghost_moves(g, letter):
         for d1 in range(4):
             t1 = step(blocked, at, d1)
             if t1 is None or t1 == pac:
+                continue
+            if not g.rules["frenzy_over_pellet"] and t1 in pellets:
                 continue
             for d2 in range(4):
                 if d2 == (d1 + 2) % 4 or (d2 != d1 and not g.rules["frenzy_turn"]):
@@ -349,7 +359,7 @@ def test_the_checker_reads_a_device_record():
     assert report["ok"] and report["variant"] == "pacman"
     assert report["moves"] == len(g.history) and report["winner"] == g.winner
     assert report["settings"]["sight"] == "facing" and report["players"] == 3
-    assert report["owners"] == [2, 3, 2, 3] and report["record"] == g.record()
+    assert report["owners"] == [2, 2, 3, 3] and report["record"] == g.record()
     json.dumps(report)
     lines = pacman_check.describe(report, "game.txt")
     assert lines[0].startswith("game.txt: ok, %d legal moves (PAC-MAN variant)" % len(g.history))

@@ -117,6 +117,23 @@ def test_cube_quest_players_stay_apart_and_from_the_refusal_amber():
     assert worst(players, refused)[0] >= NEAR_WHITE, worst(players, refused)
 
 
+def luminance(colour, lut):
+    """Relative luminance of the light an LED gives for a canvas colour: the drive of
+    each channel at the default brightness as linear light (docs/leds.md)."""
+    r, g, b = (lut[(colour >> s) & 0xFF] for s in (16, 8, 0))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def test_cube_quest_players_are_equally_bright():
+    """The red and the blue half of the panel look equally bright: balanced by the
+    relative luminance of their light, not by the drive level (blue at the drive of
+    red looks much darker)."""
+    lut = gamma_table(reference_hardware().brightness)
+    red, blue = (luminance(c, lut) for c in cubequest.PLAYER_COLOURS)
+    assert abs(red - blue) <= 0.05 * max(red, blue), (red, blue)
+    assert luminance(0x0000FF, lut) < 0.4 * red  # what a drive-level balance gives
+
+
 def _strip_shifts(tile):
     """The two rows of a 4x4 tile under a score (boardside.modes.qubo_screens.STRIPS)
     at the tile's four horizontal offsets: how the strip can look wherever it starts."""

@@ -238,7 +238,8 @@ def test_protocol_requests_for_every_operation(board):
     assert r["ok"] and r["settings"]["qubo.final_round_win"] == "round_end"
     r = ask({"cmd": "set", "key": "qubo.final_round_win", "value": "later"})
     assert r["ok"] is False and "instant, round_end" in r["error"]
-    assert state(board)["rules"] == {"final_round_win": "instant"}  # the game's own
+    # the game's own
+    assert state(board)["rules"] == {"final_round_win": "instant", "others_shapes": "nobody"}
     r = ask({"cmd": "act", "action": "new", "args": {"confirm": True}})
     assert r["ok"] and r["phase"] == "setup" and r["settings"] == {
         "final_round_win": "round_end"}

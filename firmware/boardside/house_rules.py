@@ -37,10 +37,14 @@ TABLES = {
         ("bool", "boost_eats_passed", "BOOST EATS PASSED", False),
         ("choice", "sight", "SIGHT", "all", ("all", "facing"), ("ALL", "FACE")),
         ("bool", "frenzy_turn", "FRENZY TURN", False),
-        ("choice", "walk_into_ghost", "ONTO GHOST", "caught", ("caught", "blocked"),
-         ("CATCH", "BLOCK")),
+        ("choice", "walk_into_ghost", "ONTO GHOST", "caught", ("caught", "blocked", "eats"),
+         ("CATCH", "BLOCK", "EAT")),
         ("bool", "ghosts_share", "GHOSTS SHARE", False),
         ("int", "lives", "LIVES", 3, 1, 9),
+        ("bool", "back_to_start", "BACK TO START", True),
+        ("choice", "boost", "BOOST", "exact", ("exact", "optional"), ("EXACT", "MAY")),
+        ("bool", "frenzy_over_pellet", "FRENZY OVER PELLET", True),
+        ("bool", "ghosts_block_sight", "GHOSTS BLOCK SIGHT", False),
     ),
     "qbert": (
         # what the character die does when it shows a character that is out
@@ -64,11 +68,20 @@ TABLES = {
         ("bool", "stack_extra_flicks", "STACK EXTRA", True),
         # a turn spent instead of flicking keeps the extra flicks owed to it
         ("bool", "extra_flick_with_special", "EXTRA ON MOVE", True),
+        # Healers used together: each its own 6 points (off: their points pooled)
+        ("bool", "healer_lots", "HEALER LOTS", False),
+        # a revived Freeze waits off the board (off: in the castle, as other cubes)
+        ("bool", "revived_freeze_unused", "FREEZE OFF BOARD", False),
+        # a move instead of flicking may come after a flick, in place of one left
+        ("bool", "special_after_flick", "MOVE AFTER FLICK", False),
     ),
     "qubo": (
         # 10 points during the final round: win at once, or play the round to its end
         # and compare (docs/qubo.md: the rules do not say)
         ("choice", "final_round_win", "FINAL 10", "instant", ("instant", "round_end"),
          ("NOW", "END")),
+        # a shape formed in another player's colour scores for nobody, or for its owner
+        ("choice", "others_shapes", "OTHERS' SHAPES", "nobody", ("nobody", "owner"),
+         ("NONE", "OWNER")),
     ),
 }

@@ -65,7 +65,3 @@ ICONS = {
     "pellet": _i("00100", "01110", "11111", "01110", "00100"),
 }
 
-
-def pips(n):
-    """Icon name of a d6 face."""
-    return "pips%d" % n

@@ -14,6 +14,14 @@ write), so neither a peek nor a reveal can happen before a power cut would bring
 the same value back. See docs/persistence.md.
 """
 
+from boardside.events import LONG, PRESS, RELEASE
+
+# What tap_or_hold() makes of an event of a button that has a hold
+PRESSED = "pressed"  # it went down: show that it was felt, act on nothing yet
+HELD = "held"        # held past the long press: the hold's action
+TAPPED = "tapped"    # let go before the long press: the press's action
+LET_GO = "let go"    # let go after the long press: the end of a hold
+
 
 class ModeError(Exception):
     """A request a mode refuses (illegal move, wrong moment). The message is shown
@@ -52,6 +60,9 @@ class Mode:
     title = "Mode"       # shown in the menu
     icon = None          # name of an icon in boardside.icons for the menu
     actions = ()         # protocol action names this mode accepts in command()
+    # The arguments each action takes: {action: (names)}; an action not in it takes
+    # none. None: not declared (check_arguments() lets every argument through).
+    arguments = None
     # House rules: descriptions from boardside.settings (Bool, Int, Choice, Text). They
     # are the mode's keys "<name>.<setting>" for the protocol's set, and appear on the
     # device's settings screen with no code of the mode's own.
@@ -117,6 +128,37 @@ class Mode:
         """A debounced button event. Return True if the picture may have changed."""
         return False
 
+    _down = None     # tap_or_hold(): the button pressed and not let go nor held yet
+    _holding = None  # and the one held past its long press
+
+    def tap_or_hold(self, kind, button):
+        """For a button whose hold does something else than its press (hold A: the
+        status, hold B: undo): a hold starts with a press, so the press must not act
+        or every hold acts on the press first. Returns PRESSED at the press (show at
+        once that it was felt, a steady cursor, say), HELD at its long press, TAPPED
+        at a release with no long press before it (the press's action), LET_GO at the
+        release of a hold, and None otherwise: a REPEAT, and a long press or release
+        whose press this mode never had (it went to the menu that opened the mode).
+        One button at a time: a second press makes the first one's release nothing."""
+        if kind == PRESS:
+            self._down = button
+            self._holding = None
+            return PRESSED
+        if kind == LONG:
+            if self._down != button:
+                return None
+            self._down = None
+            self._holding = button
+            return HELD
+        if kind == RELEASE:
+            if self._down == button:
+                self._down = None
+                return TAPPED
+            if self._holding == button:
+                self._holding = None
+                return LET_GO
+        return None
+
     def tick(self, now_ms):
         """Called every loop. Return True while an animation needs a new frame."""
         return False
@@ -140,6 +182,20 @@ class Mode:
     def busy(self, now_ms):
         """True while a clock runs or an animation plays: the panel does not dim."""
         return False
+
+    def check_arguments(self, action, args):
+        """ModeError for an argument ``action`` does not take: an argument is never
+        ignored (a typo, or a value meant for another action, would change nothing
+        and say nothing). The protocol calls it before command()."""
+        table = self.arguments
+        if table is None:
+            return
+        known = table.get(action, ())
+        for name in args:
+            if name not in known:
+                raise ModeError("%s %s takes no argument %r (%s)" % (
+                    self.name, action, name,
+                    "arguments: " + ", ".join(known) if known else "no arguments"))
 
     def command(self, action, args, now_ms):
         """A protocol action (see ``actions``). Returns a JSON-able dict for the

@@ -136,6 +136,7 @@ def cmd_act(app, req, now_ms):
     if action not in m.actions:
         raise RequestError("mode %s has no action '%s' (actions: %s)"
                            % (m.name, action, ", ".join(m.actions)))
+    m.check_arguments(action, args)
     app.touch(now_ms)
     if not app.seal_now():
         # nothing reaches a mode while one of its secrets is off flash (a reply could

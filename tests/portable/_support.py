@@ -103,3 +103,41 @@ def press_at_random(mode, rng, buttons, gaps, t):
         mode.handle("press", button, t)
         mode.handle("release", button, t + 30)
     return t
+
+
+class Finger:
+    """A finger on the buttons through the real debouncer (boardside.buttons):
+    ``press(button, ms)`` closes the contact, keeps it closed for ms, opens it, and
+    samples every 5 ms, so ``handle(kind, button, now_ms)`` (a mode's, the app's
+    event) gets what a button sends: the press after the edge, a long press if ms
+    is long enough, and the release. ``seen`` lists the events, ``t`` is the clock;
+    ``during`` is called with t at every sample while the button is down (to look
+    at the screen while it is held)."""
+
+    def __init__(self, handle, t=0):
+        from boardside.buttons import ButtonSet
+        from boardside.events import BUTTONS
+
+        self.handle = handle
+        self.t = t
+        self.names = BUTTONS
+        self.buttons = ButtonSet(BUTTONS, (), t)
+        self.seen = []
+
+    def _sink(self, kind, name):
+        self.seen.append((kind, name))
+        self.handle(kind, name, self.t)
+
+    def press(self, button, ms=60, during=None):
+        levels = [n == button for n in self.names]
+        up = [False] * len(self.names)
+        end = self.t + ms
+        while self.t < end:
+            self.buttons.update(levels, self.t, self._sink)
+            if during is not None and self.buttons.held():
+                during(self.t)
+            self.t += 5
+        for _ in range(20):  # let go, and let the debouncer settle
+            self.buttons.update(up, self.t, self._sink)
+            self.t += 5
+        return self

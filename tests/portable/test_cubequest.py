@@ -213,17 +213,26 @@ def test_a_healer_takes_exactly_six_points():
     assert [r[2] for r in g.heal(RED, [GRUNT, GRUNT, GRUNT])] == [False, True, True]
 
 
-def test_several_healers_together_each_take_up_to_six_points():
-    # "You can use more than one Healer during your turn, one after another or all
-    # together": together, the picks are shared out, 6 points to each Healer.
+def test_several_healers_together_pool_their_points_or_split_them_by_house_rule():
+    # "select up to 6 points worth of defeated cubes"; "You can use more than one
+    # Healer during your turn, one after another or all together": together, their
+    # points add up (6 a Healer); house rule healer_lots: the picks are shared out,
+    # 6 points to each Healer, as if used one after another
     g = healer_bout([HELM, HELM, SKULK, GRUNT], draws=[side(6)] * 4)
-    # 13 points: more than two Healers' 12
-    assert "do not split into 2" in refused(g, g.heal, RED, [HELM, HELM, SKULK, GRUNT], 2)
+    assert refused(g, g.heal, RED, [HELM, HELM, SKULK, GRUNT], 2) == (
+        "the picks are worth 13 points: 2 Healers revive up to 12")
     g2 = healer_bout([HELM, SKULK, SKULK], draws=[side(6)] * 3)
     assert "10 points" in refused(g2, g2.heal, RED, [HELM, SKULK, SKULK])
     out = g2.heal(RED, [HELM, SKULK, SKULK], 2)  # 4 + 3 + 3: {Skulk, Skulk}, {Helm}
     assert [r[2] for r in out] == [True, True, True]
     assert g2.in_play[RED][HEALER] == 0 and g2.spent[RED] == 2
+    # three cubes of 4 points, 12 points: pooled, two Healers revive them ...
+    three = [HELM, HELM, STRIKER]
+    g3 = healer_bout(three, draws=[side(6)] * 3)
+    assert [r[2] for r in g3.heal(RED, three, 2)] == [True, True, True]
+    # ... in lots of 6, no Healer can take two of them
+    g4 = healer_bout(three, settings={"healer_lots": True})
+    assert "do not split into 2" in refused(g4, g4.heal, RED, three, 2)
 
 
 def test_healers_used_together_need_that_many_on_the_board():
@@ -274,23 +283,29 @@ def test_a_healer_picks_only_defeated_cubes_and_never_the_king():
 
 def test_healers_and_freezes_always_revive():
     # no captured side: every side is a face side (a Freeze knocked off is revived
-    # below, test_a_revived_freeze_is_kept_off_the_board_until_used)
+    # below, test_a_revived_freeze_goes_back_in_the_castle_or_off_the_board_...)
     for s in range(1, 7):
         g = healer_bout([HEALER], draws=[side(s)])
         assert g.heal(RED, [HEALER]) == [(HEALER, s, True)]
 
 
-def test_a_revived_freeze_is_kept_off_the_board_until_used():
-    # Freezes "are kept OFF THE BOARD until used"; a knocked-off Freeze "is defeated"
-    g = healer_bout([], draws=[side(1)])
-    g.place_freezes(RED, 1)
-    g.end_turn(RED)
-    g.flick(BLUE)
-    g.report_defeated(RED, FREEZE)
-    g.end_turn(BLUE)
-    assert g.unused[RED] == 1 and g.defeated[RED][FREEZE] == 1
-    g.heal(RED, [FREEZE])
-    assert g.unused[RED] == 2 and g.in_play[RED][FREEZE] == 0
+def test_a_revived_freeze_goes_back_in_the_castle_or_off_the_board_by_house_rule():
+    # "Cubes rolled face-side up are revived and placed back in your Castle": a
+    # Freeze too, on the board like any cube; house rule revived_freeze_unused:
+    # Freezes "are kept OFF THE BOARD until used", so it waits with the unused ones
+    for unused in (False, True):
+        g = healer_bout([], draws=[side(1)], settings={"revived_freeze_unused": unused})
+        g.place_freezes(RED, 1)
+        g.end_turn(RED)
+        g.flick(BLUE)
+        g.report_defeated(RED, FREEZE)
+        g.end_turn(BLUE)
+        assert g.unused[RED] == 1 and g.defeated[RED][FREEZE] == 1
+        g.heal(RED, [FREEZE])
+        if unused:
+            assert g.unused[RED] == 2 and g.in_play[RED][FREEZE] == 0
+        else:
+            assert g.unused[RED] == 1 and g.in_play[RED][FREEZE] == 1
 
 
 def test_a_used_healer_is_out_of_play_not_defeated_unless_the_house_rule_says_so():
@@ -596,6 +611,30 @@ def test_an_extra_flick_survives_a_turn_spent_instead_of_flicking_unless_house_r
     g.king_move(BLUE)
     assert g.allowed() == 0
     refused(g, g.flick, BLUE)
+
+
+def test_a_move_instead_of_flicking_comes_first_unless_house_ruled():
+    # "Instead of flicking, pick up your King ... This counts as your turn": instead
+    # of the turn's flicking, so before any flick. House rule special_after_flick:
+    # in place of any one flick still left (a turn with an extra flick)
+    def blue_with_an_extra_flick(settings=None):
+        g = in_bout(settings=settings)
+        g.flick(RED)
+        g.miss_flick(RED)
+        g.end_turn(RED)
+        g.flick(BLUE)
+        return g
+
+    g = blue_with_an_extra_flick()
+    assert g.allowed() - g.flicks == 1
+    assert "this turn already had a flick" in refused(g, g.king_move, BLUE)
+    g = blue_with_an_extra_flick({"special_after_flick": True})
+    g.king_move(BLUE)                  # in place of the extra flick
+    assert g.allowed() - g.flicks == 0 and g.special
+    refused(g, g.flick, BLUE)
+    g = blue_with_an_extra_flick({"special_after_flick": True})
+    g.flick(BLUE)                      # both flicks made: nothing left to replace
+    assert "no flick is left" in refused(g, g.king_move, BLUE)
 
 
 def test_skulks_hide_at_the_end_of_the_turn_and_one_comes_back_instead_of_flicking():

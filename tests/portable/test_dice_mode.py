@@ -43,8 +43,37 @@ def test_roll_animates_then_shows():
     assert not m.describe()["rolling"]
     c = Canvas(16, 16)
     m.render(c, ROLL_MS)
-    lit = sum(1 for y in range(16) for x in range(16) if c.get(x, y))
-    assert lit == 1  # face 1: one pip
+    assert m.results == [1]
+    assert _shown(c) == _digit("1")
+
+
+def _shown(c):
+    """The lit pixels of a canvas, as (x, y) relative to the top left lit one."""
+    lit = [(x, y) for y in range(c.height) for x in range(c.width) if c.get(x, y)]
+    x0 = min(x for x, _ in lit)
+    y0 = min(y for _, y in lit)
+    return sorted((x - x0, y - y0) for x, y in lit)
+
+
+def _digit(text):
+    c = Canvas(16, 16)
+    c.text(0, 0, text, 0xFFFFFF)
+    return _shown(c)
+
+
+def test_a_rolled_one_on_a_d6_shows_as_its_digit_readable_across_the_table():
+    """A d6's 1 as a pip is a single LED in the middle of a dark panel; every die,
+    the d6 too, shows its digits, as large as the font draws them."""
+    for count in (1, 2, 4):
+        m = mode([0] * 50)
+        m.choose(sides=6, count=count)
+        m.roll(0)
+        m.tick(ROLL_MS)
+        c = Canvas(16, 16)
+        m.render(c, ROLL_MS)
+        assert m.results == [1] * count
+        lit = sum(1 for y in range(16) for x in range(16) if c.get(x, y))
+        assert lit == count * len(_digit("1")) and len(_digit("1")) >= 5
 
 
 def test_secret_roll_hides_the_result():

@@ -85,7 +85,7 @@ def test_a_power_pellet_stops_the_move_and_gives_a_boost_of_three():
     assert g.play("e6-e5-e4-e3") == []
     # "for this turn only": the ghosts move next, then PAC-MAN 2 squares again
     assert not g.boost and g.to_move == "B"
-    play_all(g, ["B:a9-a8", "P:c9-c8", "I:g9-g8", "C:i9-i8"])
+    play_all(g, ["B:a9-a8", "I:g9-g8", "P:c9-c8", "C:i9-i8"])
     assert len(g.legal_moves()[0].split("-")) == 3
 
 
@@ -93,13 +93,13 @@ def test_a_boost_ending_on_a_ghost_eats_it_until_the_next_round():
     # "If this move takes him to a square occupied by a Ghost, the Ghost is "eaten" and
     # removed from the board." ... "Return PAC-MAN and the Ghosts (even those that
     # were eaten) to their starting positions before starting the next round."
-    g = game("e3", ("e7", "g7", "a9", "i9"), ("e4", "a1", "i1", "c1"))
+    g = game("e3", ("e7", "a9", "g7", "i9"), ("e4", "a1", "i1", "c1"))
     g.play("e3-e4")
     assert g.play("e4-e5-e6-e7") == [("eaten", "B")]
-    assert g.positions()["B"] is None and g.to_move == "P"  # BLINKY's turn is left out
-    assert g.frenzy and "P:g7-f7-e7" in g.legal_moves()
-    assert g.play("P:g7-f7-e7") == [("frenzy", "P"), ("caught", "P"), ("round", 2)]
-    assert g.positions() == {"pacman": "e3", "B": "e7", "P": "g7", "I": "a9", "C": "i9"}
+    assert g.positions()["B"] is None and g.to_move == "I"  # BLINKY's turn is left out
+    assert g.frenzy and "I:g7-f7-e7" in g.legal_moves()
+    assert g.play("I:g7-f7-e7") == [("frenzy", "I"), ("caught", "I"), ("round", 2)]
+    assert g.positions() == {"pacman": "e3", "B": "e7", "P": "a9", "I": "g7", "C": "i9"}
     assert g.lives == 2 and g.pellets_left == ["a1", "i1", "c1"] and g.to_move == "pacman"
 
 
@@ -135,7 +135,8 @@ def test_pacman_walking_into_a_ghost_is_caught_or_blocked_by_house_rule():
 
 def test_ghosts_move_one_square_in_turn_order():
     # "After PAC-MAN's move, each of the 4 Ghosts moves, in turn order, one square in
-    # the direction of their choice. Diagonal movements are forbidden"
+    # the direction of their choice. Diagonal movements are forbidden"; the order is
+    # the one the rules print: "BLINKY, INKY, PINKY and CLYDE"
     g = game()
     g.play("e5-e4-e3")
     assert g.to_move == "B" and g.piece_name() == "BLINKY" and not g.frenzy
@@ -146,10 +147,25 @@ def test_ghosts_move_one_square_in_turn_order():
     refused(g, "P:c9-c8", "turn")
     refused(g, "a9-a8", "turn")
     order = []
-    for m in ("B:a9-a8", "P:c9-c8", "I:g9-g8", "C:i9-i8"):
+    for m in ("B:a9-a8", "I:g9-g8", "P:c9-c8", "C:i9-i8"):
         order.append(g.to_move)
         g.play(m)
-    assert order == ["B", "P", "I", "C"] and g.to_move == "pacman"
+    assert order == ["B", "I", "P", "C"] and g.to_move == "pacman"
+
+
+def test_the_ghosts_move_in_the_order_the_rules_print():
+    # "each of the 4 Ghosts moves, in turn order", and the rules print the ghosts only
+    # as "BLINKY, INKY, PINKY and CLYDE" (English; 23 of the 24 languages)
+    g = PacMan(None, 2)  # the default layout: BLINKY e5, PINKY e6, INKY d6, CLYDE f6
+    g.play("e2-d2-d1")
+    g.play("B:e5-f5")
+    assert g.to_move == "I" and g.piece_name() == "INKY"
+    g.check("I:d6-d5")
+    assert refused(g, "P:e6-e7", "turn") == "INKY moves now, not PINKY"
+    g.play("I:d6-d5")
+    assert g.to_move == "P"
+    g.play(g.legal_moves()[0])
+    assert g.to_move == "C"
 
 
 def test_a_ghost_that_sees_pacman_moves_two_squares():
@@ -167,10 +183,11 @@ def test_a_ghost_that_sees_pacman_moves_two_squares():
     assert "one direction" in refused(g, "B:e9-d9-d8", "straight")
     refused(g, "B:e9-e8-e7", "occupied")
     assert g.play("B:e9-d9-c9") == [("frenzy", "B")]
-    g.play("P:e7-e6-e5")
     # INKY's view along rank 3 is cut by the fence c3v: one square
     assert not g.frenzy and "I:a3-a4" in g.legal_moves()
     refused(g, "I:a3-b3-c3", "length")
+    g.play("I:a3-a4")
+    assert g.frenzy and g.play("P:e7-e6-e5") == [("frenzy", "P")]
 
 
 def test_a_frenzied_ghost_next_to_pacman_catches_him_with_one_step():
@@ -253,10 +270,10 @@ def test_a_ghost_reaching_pacman_costs_a_life_and_everyone_starts_again():
     # "Return PAC-MAN and the Ghosts (even those that were eaten) to their starting
     # positions before starting the next round."
     g = game("e1", ("a9", "c9", "g9", "e6"))
-    play_all(g, ["e1-e2-e3", "B:a9-a8", "P:c9-c8", "I:g9-g8"])
+    play_all(g, ["e1-e2-e3", "B:a9-a8", "I:g9-g8", "P:c9-c8"])
     assert g.play("C:e6-e5-e4") == [("frenzy", "C")]
     g.play("e3-d3-d4")
-    play_all(g, ["B:a8-a7", "P:c8-c7", "I:g8-g7"])
+    play_all(g, ["B:a8-a7", "I:g8-g7", "P:c8-c7"])
     assert g.play("C:e4-d4") == [("frenzy", "C"), ("caught", "C"), ("round", 2)]
     assert g.lives == 2 and g.caught == 1 and g.to_move == "pacman"
     assert g.positions() == {"pacman": "e1", "B": "a9", "P": "c9", "I": "g9", "C": "e6"}
@@ -307,12 +324,14 @@ def test_the_level_reached_has_its_name_from_the_rules():
 # -- rule 6: players -----------------------------------------------------------------------
 
 def test_one_plays_pacman_the_others_share_the_ghosts():
-    # "One player plays PAC-MAN. The other player(s) share out the 4 ghosts."
+    # "One player plays PAC-MAN. The other player(s) share out the 4 ghosts." Dealt
+    # in turn order (BLINKY, INKY, PINKY, CLYDE), so that the ghost players alternate;
+    # owners are listed B, P, I, C.
     assert deal(2) == [1, 1, 1, 1]
-    assert deal(3) == [1, 2, 1, 2]
-    assert deal(5) == [1, 2, 3, 4]
+    assert deal(3) == [1, 1, 2, 2]
+    assert deal(5) == [1, 3, 2, 4]
     assert deal(2, "ic") == [1, 1, DEVICE, DEVICE]
-    assert deal(3, "B") == [DEVICE, 1, 2, 1]
+    assert deal(3, "B") == [DEVICE, 2, 1, 1]
     assert deal(1) == [DEVICE] * 4  # alone against the device
     for bad in ((6, ""), (0, ""), (5, "B"), (3, "BPI"), (2, "X")):
         raises(ModeError, deal, *bad)
@@ -322,12 +341,12 @@ def test_one_plays_pacman_the_others_share_the_ghosts():
     while g.to_move != "pacman":
         seen.append((g.to_move, g.turn, g.by_device))
         g.play(g.legal_moves()[0])
-    assert seen == [("B", 1, False), ("P", 2, False), ("I", 1, False), ("C", 2, False)]
+    assert seen == [("B", 1, False), ("I", 2, False), ("P", 1, False), ("C", 2, False)]
     g = PacMan(None, 2, [1, DEVICE, DEVICE, 1])
     g.play("e2-d2-c2")
     assert (g.to_move, g.turn, g.by_device) == ("B", 1, False)
     g.play(g.legal_moves()[0])
-    assert (g.to_move, g.turn, g.by_device) == ("P", DEVICE, True)
+    assert (g.to_move, g.turn, g.by_device) == ("I", DEVICE, True)
     for players, owners in ((2, [1, 1, 1]), (3, [1, 1, 1, 1]), (2, [2, 1, 1, 1]),
                             (2, [True, 1, 1, 1]), (2, "1111"), (9, None)):
         raises(ModeError, PacMan, None, players, owners)
@@ -335,12 +354,12 @@ def test_one_plays_pacman_the_others_share_the_ghosts():
 
 # -- undo, records, saves ------------------------------------------------------------------
 
-SCRIPT = ("e3-e4", "e4-e5-e6-e7", "P:g7-f7-e7", "e3-d3-d4", "B:e7-e6", "P:g7-g6",
-          "I:a9-a8", "C:i9-i8")
+SCRIPT = ("e3-e4", "e4-e5-e6-e7", "I:g7-f7-e7", "e3-d3-d4", "B:e7-e6", "I:g7-g6",
+          "P:a9-a8", "C:i9-i8")
 
 
 def scripted():
-    return game("e3", ("e7", "g7", "a9", "i9"), ("e4", "a1", "i1", "c1"))
+    return game("e3", ("e7", "a9", "g7", "i9"), ("e4", "a1", "i1", "c1"))
 
 
 def test_undo_goes_back_to_any_point():
@@ -389,15 +408,15 @@ def test_record_with_header_and_replay():
     assert lines[0] == "# variant: pacman" and lines[1] == "# players: 2"
     assert lines[2] == "# owners: 2 2 2 2"
     assert lines[3] == "# layout: " + g.layout.text()
-    assert lines[4:] == ["1. e3-e4 e4-e5-e6-e7 P:g7-f7-e7", "# caught: 2 lives left",
-                         "2. e3-d3-d4 B:e7-e6 P:g7-g6 I:a9-a8 C:i9-i8", ""]
+    assert lines[4:] == ["1. e3-e4 e4-e5-e6-e7 I:g7-f7-e7", "# caught: 2 lives left",
+                         "2. e3-d3-d4 B:e7-e6 I:g7-g6 P:a9-a8 C:i9-i8", ""]
     again = PacMan.from_record(text)
     assert again.history == g.history and again.state() == g.state()
     g = game(sight="facing", lives=5, ghosts_share=True, players=3)
     g.play("e5-e4-e3")
     text = g.record()
     assert "# sight: facing\n" in text and "# lives: 5\n" in text
-    assert "# ghosts_share: on\n" in text and "# owners: 2 3 2 3\n" in text
+    assert "# ghosts_share: on\n" in text and "# owners: 2 2 3 3\n" in text
     again = PacMan.from_record(text)
     assert again.rules == g.rules and again.owners == g.owners and again.players == 3
 
@@ -420,6 +439,26 @@ def test_record_headers_that_are_wrong():
         assert words in str(exc), (text, str(exc))
     exc = raises(IllegalMove, PacMan.from_record, good + "1. e2-e3-e4 e4-e5-e6\n")
     assert exc.code == "turn"
+
+
+def test_a_game_played_with_pinky_before_inky_is_refused_saying_why():
+    # earlier versions moved PINKY before INKY; their records and saves replay while
+    # the two orders agree (INKY eaten) and are refused, saying why, where they do not
+    old = ["e5-e4-e3", "B:a9-a8", "P:c9-c8", "I:g9-g8", "C:i9-i8"]
+    record = game().record() + "1. " + " ".join(old) + "\n"
+    exc = raises(IllegalMove, PacMan.from_record, record)
+    assert exc.code == "order" and str(exc) == (
+        "move 3 (P:c9-c8): INKY moves now, not PINKY; the ghosts move BLINKY, INKY, "
+        "PINKY, CLYDE, the order the rules print: a game played with PINKY before INKY "
+        "(earlier versions) cannot be replayed")
+    data = game().to_dict()
+    data["moves"] = old
+    assert "PINKY before INKY" in str(raises(ValueError, PacMan.from_dict, data))
+    # INKY eaten: PINKY follows BLINKY in both orders, and the game replays
+    g = game("e3", ("e7", "g7", "e6", "i9"), ("e4", "a1", "i1", "c1"),
+             boost_eats_passed=True)
+    play_all(g, ["e3-e4", "e4-e5-e6-e7", "P:g7-f7-e7"])
+    assert PacMan.from_record(g.record()).state() == g.state()
 
 
 def test_save_and_restore():
@@ -445,7 +484,7 @@ def test_house_rules_are_checked():
     for name in RULES:
         check_rule(name, RULES[name][0])
     for name, value in (("lives", True), ("lives", 0), ("lives", "3"), ("sight", "back"),
-                        ("frenzy_turn", 1), ("walk_into_ghost", "eats"), ("colour", "red")):
+                        ("frenzy_turn", 1), ("walk_into_ghost", "eat"), ("colour", "red")):
         raises(ModeError, check_rule, name, value)
     raises(ModeError, PacMan, None, 2, None, frenzy_turn="yes")
 
@@ -466,12 +505,97 @@ def test_a_piece_with_no_move_passes():
     g = game("e1", ("a9", "b9", "g9", "i9"), pellets=("a8", "a1", "i1", "c1"))
     g.play("e1-e2-e3")
     assert g.legal_moves() == ["B:pass"]
-    assert g.play("B:pass") == [] and g.to_move == "P"
-    assert "a pass only when" in refused(g, "P:pass", "pass")
-    # PAC-MAN too, where ghosts close every way and house rule "blocked" holds
-    g = game("a1", ("a2", "b1", "g9", "i9"), pellets=("e1", "c1", "g1", "i1"),
+    assert g.play("B:pass") == [] and g.to_move == "I"
+    assert "a pass only when" in refused(g, "I:pass", "pass")
+    # PAC-MAN too, where ghosts close every way and house rule "blocked" holds (a
+    # layout may not start him so: test_a_layout_may_not_box_pacman_in)
+    g = game("a1", ("b2", "d1", "g9", "i9"), pellets=("e1", "c1", "g1", "i1"),
              walk_into_ghost="blocked")
+    play_all(g, ["a1-a2-a1", "B:b2-a2", "I:g9-h9", "P:d1-c1-b1", "C:i9-i8"])
     assert g.legal_moves() == ["pass"] and g.play("pass") == [] and g.to_move == "B"
+
+
+def test_a_layout_may_not_box_pacman_in():
+    # "PAC-MAN plays first. He always moves 2 squares": a layout where the ghosts
+    # close every way from his start leaves him no move (under walk_into_ghost
+    # "blocked" he could only pass, and be caught three times)
+    for ghost_squares in (("a2", "b1", "g9", "i9"), ("a2", "c1", "b2", "i9")):
+        exc = raises(LayoutError, Layout, "a1", ghost_squares, ("e1", "c5", "g1", "i1"))
+        assert exc.code == "boxed_in" and str(exc) == (
+            "PAC-MAN (a1) is boxed in at the start: every move meets a ghost or comes back "
+            "where he began")
+    # a pellet next to him is a move (it stops him there)
+    Layout("a1", ("a2", "c1", "b2", "i9"), ("b1", "c5", "g1", "i1"))
+
+
+def test_a_move_back_to_where_pacman_began_is_a_house_rule():
+    # "He always moves 2 squares ... He can turn or move backwards" (Finnish:
+    # "Kääntyminen ja peruuttaminen ovat sallittuja"): e5-e6-e5 is 2 squares with a
+    # move backwards, so it is legal by default; house rule back_to_start off reads
+    # "always moves" as never standing still
+    g = game()
+    assert "e5-e6-e5" in g.legal_moves()
+    g = game(back_to_start=False)
+    assert [m for m in g.legal_moves() if m.endswith("e5")] == []
+    assert refused(g, "e5-e6-e5", "length") == ("PAC-MAN always moves 2 squares: not back "
+                                               "to where he began (house rule)")
+    # the boost may still come back over its start
+    g = game(pellets=("e6", "a1", "i1", "c1"), back_to_start=False)
+    g.play("e5-e6")
+    assert "e6-e7-e6-e5" in g.legal_moves() and "e6-e5-e6-e7" in g.legal_moves()
+
+
+def test_the_boost_may_be_declined_by_house_rule():
+    # "gets an immediate boost of 3 extra squares"; Finnish "Sitten hän saa heti
+    # liikkua 3 ylimääräistä askelta" (he may move), Latvian "uzreiz iegūst iespēju
+    # pārvietoties 3 papildu lauciņus" (gets the chance): house rule boost "optional"
+    g = game(pellets=("e6", "a1", "i1", "c1"))
+    g.play("e5-e6")
+    assert "pass" not in g.legal_moves()
+    refused(g, "pass", "pass")
+    g = game(pellets=("e6", "a1", "i1", "c1"), boost="optional")
+    g.play("e5-e6")
+    assert g.legal_moves()[-1] == "pass" and len(g.legal_moves()) == 65
+    assert g.play("pass") == [] and g.to_move == "B" and not g.boost
+    assert g.positions()["pacman"] == "e6"
+    assert "# boost: optional" in g.record()
+    assert PacMan.from_record(g.record()).state() == g.state()
+
+
+def test_pacman_walking_into_a_ghost_eats_it_by_house_rule():
+    # third reading of the unwritten case: his own move onto a ghost ends there and
+    # eats it, as his boost does ("If this move takes him to a square occupied by a
+    # Ghost, the Ghost is 'eaten'")
+    g = game("e5", ("e6", "c9", "g9", "i9"), walk_into_ghost="eats")
+    assert "e5-e6" in g.legal_moves() and "e5-e6-e7" not in g.legal_moves()
+    assert g.play("e5-e6") == [("eaten", "B")]
+    assert g.positions()["B"] is None and g.lives == 3 and g.to_move == "I"
+
+
+def test_a_frenzied_ghost_passes_over_a_pellet_unless_by_house_rule():
+    # German "über aber nicht auf" (Czech, Slovak alike): over a pellet, not onto it;
+    # Danish "Spøgelser kan ikke rykke ind på et felt, der indeholder BONUS-BÆR":
+    # not into its square at all (house rule frenzy_over_pellet off)
+    g = game("e1", ("e9", "a9", "c9", "i9"), pellets=("e8", "a1", "i1", "c1"))
+    g.play("e1-e2-e3")
+    assert g.frenzy and "B:e9-e8-e7" in g.legal_moves()
+    g = game("e1", ("e9", "a9", "c9", "i9"), pellets=("e8", "a1", "i1", "c1"),
+             frenzy_over_pellet=False)
+    g.play("e1-e2-e3")
+    assert g.frenzy and "B:e9-e8-e7" not in g.legal_moves()
+    assert refused(g, "B:e9-e8-e7", "pellet") == (
+        "ghosts may not enter a power pellet square (e8), not even in frenzy (house rule)")
+
+
+def test_ghosts_block_each_others_sight_by_house_rule():
+    # "A Ghost does not block another Ghost's line of sight" (English and nine more);
+    # Japanese "ゴーストは他のゴーストの視界を遮ることはあります" (they may block it)
+    g = game("e1", ("e9", "e7", "a3", "i8"))
+    g.play("e1-e2-e3")
+    assert g.sees("B") and g.sees("P")
+    g = game("e1", ("e9", "e7", "a3", "i8"), ghosts_block_sight=True)
+    g.play("e1-e2-e3")
+    assert not g.sees("B") and g.sees("P") and not g.frenzy
 
 
 # -- layouts -------------------------------------------------------------------------------

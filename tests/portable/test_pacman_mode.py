@@ -117,7 +117,7 @@ def test_setup_deals_the_ghosts_to_the_players_and_the_device():
     for _ in range(5):
         tb.tap("right")
         seen.append((tb.state()["players"], tb.state()["device"]))
-    assert seen == [(3, ""), (4, ""), (5, ""), (1, "BPIC"), (2, "")]
+    assert seen == [(3, ""), (4, ""), (5, ""), (1, "BIPC"), (2, "")]
     tb.tap("right")                      # 3 players: at most 2 ghosts for the device
     tb.tap("down")
     assert tb.state()["page"] == "ghosts"
@@ -315,7 +315,7 @@ def test_the_boost_eats_the_ghost_it_ends_on():
     d = tb.state()
     assert d["last"] == "e3-e4-e5-e6" and d["positions"]["B"] is None
     assert d["notice"] == "ghost" and _plate_icon(tb.canvas, "ghost", EATEN_COLOUR)
-    assert d["to_move"] == "P"            # BLINKY misses its turns
+    assert d["to_move"] == "I"            # BLINKY misses its turns: INKY is next
     assert GHOST_COLOURS[0] not in [tb.canvas.get(x, y) for y in range(18) for x in range(17)]
 
 
@@ -386,7 +386,7 @@ def test_the_device_works_out_its_ghost_after_the_frame_never_on_a_press():
     calls = tb.rng.calls
     tb.tap("a")
     d = tb.state()
-    assert d["last"] == move and d["to_move"] == "P" and tb.rng.calls == calls
+    assert d["last"] == move and d["to_move"] == "I" and tb.rng.calls == calls
 
 
 def test_the_device_move_walks_its_path_with_a_cue():
@@ -440,7 +440,7 @@ def test_hold_b_undoes_back_to_the_last_move_a_person_entered():
     tb.wait(WARM_AFTER_MS + 40)
     tb.tap("a")                          # BLINKY's move, confirmed
     tb.wait(WARM_AFTER_MS + 40)
-    assert tb.state()["to_move"] == "P"
+    assert tb.state()["to_move"] == "I"
     tb.hold("b")
     d = tb.state()
     assert d["moves"] == 0 and d["to_move"] == "pacman" and d["screen"] == "play"
@@ -456,7 +456,7 @@ def test_the_protocol_asks_and_plays_the_device_ghost():
     assert reply["ghost"] == "B" and reply["move"] in tb.act("legal")["moves"]
     assert raises(ModeError, tb.act, "ghost", play="yes")
     d = tb.act("ghost", play=True)
-    assert d["last"] == reply["move"] and d["to_move"] == "P"
+    assert d["last"] == reply["move"] and d["to_move"] == "I"
 
 
 def test_the_end_shows_the_level_with_its_name():
@@ -467,14 +467,14 @@ def test_the_end_shows_the_level_with_its_name():
     tb.act("move", move="e2-e3")
     tb.act("move", move="e3-e4-e5-e6")
     tb.act("move", move="B:a9-a8")
-    tb.act("move", move="P:c9-c8")
     tb.act("move", move="I:g9-g8")
+    tb.act("move", move="P:c9-c8")
     tb.act("move", move="C:i9-i8")
     d = tb.act("move", move="e6-e7-e8")  # every ghost sees him along rank 8
-    assert d["frenzied"] == ["B", "P", "I", "C"] and d["winner"] is None
+    assert d["frenzied"] == ["B", "I", "P", "C"] and d["winner"] is None
     d = tb.act("move", move="B:a8-a7-a6")
-    assert d["frenzied"] == ["P", "I", "C"]
-    tb.act("move", move="P:c8-d8-e8")    # PINKY reaches him: no life left
+    assert d["frenzied"] == ["I", "P", "C"]
+    tb.act("move", move="I:g8-f8-e8")    # INKY reaches him: no life left
     d = tb.state()
     assert d["screen"] == "over" and d["winner"] == "ghosts"
     assert d["level"] == 1 and d["level_name"] == "Beginner PAC-MAN"
@@ -632,7 +632,7 @@ def test_protocol_actions_keep_the_engines_contract():
     tb = Table()
     raises(ModeError, tb.act, "move", move="e2-e3-e4")   # no game yet
     d = tb.act("new", players=3, device="c")
-    assert d["owners"] == [2, 3, 2, "device"] and d["device"] == "C"
+    assert d["owners"] == [2, 2, 3, "device"] and d["device"] == "C"
     legal = tb.act("legal")
     assert legal["to_move"] == "pacman" and "e2-e3-e4" in legal["moves"]
     before = tb.mode.save()
@@ -759,3 +759,90 @@ def test_restore_refuses_what_does_not_fit_and_other_modes_keep_their_games():
     again = App(TinyRng(3), 16, 16)
     again.restore(state, 0)
     assert again.reset_modes == ["pacman"] and again.mode("dice").save() == dice
+
+
+# -- the buttons with a hold, pressed as a finger does -------------------------------------
+
+def _finger(tb):
+    from ._support import Finger
+
+    def handle(kind, button, t):
+        tb.t = t
+        tb.app.event(kind, button, t)
+        tb.app.tick(t)
+        tb.app.render(tb.canvas, t)
+
+    return Finger(handle, tb.t)
+
+
+def test_holding_a_shows_the_status_and_never_plays_the_walk():
+    """Hold A: the status while held. With a walk entered, the press that starts the
+    hold must not play it; a tap of A does."""
+    tb = Table()
+    tb.act("new", players=2, layout=OPEN)
+    f = _finger(tb)
+    f.press("right").press("up")                    # the walk e2-f2-f3
+    shown = []
+    f.press("a", 1000, during=lambda t: shown.append(tb.mode.status))
+    assert f.seen[-3:] == [("press", "a"), ("long", "a"), ("release", "a")]
+    assert shown[0] is False and shown[-1] is True and not tb.mode.status
+    d = tb.state()
+    assert d["moves"] == 0 and d["to_move"] == "pacman" and tb.mode.path
+    f.press("b")                                    # a tap of B takes a step back
+    assert tb.mode.entry() == "e2-f2" and tb.state()["moves"] == 0
+    f.press("right")
+    f.press("a")                                    # a tap of A plays the walk
+    assert tb.state()["last"] == "e2-f2-g2"
+
+
+def test_holding_b_undoes_without_taking_a_step_back_first():
+    """Hold B: undo back to the last move a person entered; its press (a step of
+    the walk back, or the destinations shown) must not happen first."""
+    tb = Table()
+    tb.act("new", players=2, layout=OPEN)
+    tb.act("move", move="e2-d2-c2")
+    f = _finger(tb)
+    f.press("down")                                 # BLINKY's walk: a9-a8
+    seen = []
+    f.press("b", 1000, during=lambda t: seen.append((len(tb.mode.path), tb.state()["moves"])))
+    assert seen[0] == (1, 1) and seen[-1] == (0, 0)  # the step kept until the long press
+    d = tb.state()
+    assert d["moves"] == 0 and d["to_move"] == "pacman" and not tb.mode.hints
+    f.press("b")                                    # a tap: the destinations
+    assert tb.mode.hints and tb.state()["moves"] == 0
+
+
+def test_a_saved_game_played_with_pinky_before_inky_is_dropped_saying_why():
+    """Earlier versions moved PINKY before INKY: such a saved game cannot be replayed
+    in the printed order; the mode keeps the players' layouts and the set-up, says
+    why the game is gone, and never replays it in another order."""
+    tb = Table()
+    tb.act("layout_save", name="mine", text=OPEN)
+    tb.act("new", players=2, layout="mine")
+    data = tb.mode.save()
+    data["game"]["moves"] = ["e2-d2-c2", "B:a9-a8", "P:c9-c8", "I:g9-g8"]
+    data["screen"] = "play"
+    other = Table()
+    other.mode.restore(json.loads(json.dumps(data)))
+    d = other.state()
+    assert d["screen"] == "setup" and other.mode.game is None
+    assert other.mode.book.names() == ["default", "mine"]
+    assert "PINKY before INKY" in d["dropped"]
+    other.act("new", players=2, layout="mine")
+    assert "dropped" not in other.state()
+
+
+def test_a_with_no_walk_declines_the_boost_under_the_house_rule():
+    """Finnish and Latvian: PAC-MAN may take his boost (house rule boost optional):
+    A with no walk entered declines it; by the printed rule A does nothing there."""
+    for optional in (False, True):
+        tb = Table({"pacman.boost": "optional"} if optional else None)
+        tb.act("new", players=2, layout=OPEN)
+        tb.walk("up", "a")                      # e2-e3: the pellet, the boost
+        assert tb.state()["boost"]
+        tb.tap("a")
+        d = tb.state()
+        if optional:
+            assert d["last"] == "pass" and not d["boost"] and d["to_move"] == "B"
+        else:
+            assert d["last"] == "e2-e3" and d["boost"] and d["to_move"] == "pacman"

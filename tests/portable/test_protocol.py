@@ -58,3 +58,33 @@ def test_buttons_and_state_and_frame():
     f = ask(app, {"cmd": "frame"})
     assert f["width"] == 16 and len(f["rgb"]) == 16 * 16 * 6
     assert f["rgb"].strip("0")  # something is lit
+
+
+def test_an_argument_no_action_takes_is_refused_never_ignored():
+    """Every action of every mode refuses an argument it does not take, before it
+    does anything: a typo, or a value meant for another action, would otherwise
+    change nothing and say nothing (Qubo's 'score' once ignored a 'player')."""
+    from boardside import modes
+
+    app = App(Rng(), 16, 16)
+    checked = 0
+    for name in modes.names():
+        if name == "quoridor":
+            continue  # its table of arguments is not declared yet
+        r = ask(app, {"cmd": "mode", "name": name})
+        assert r["ok"], r
+        m = app.mode()
+        assert m.arguments is not None, name
+        for action in m.actions:
+            assert set(m.arguments) <= set(m.actions), name
+            before = m.save()
+            r = ask(app, {"cmd": "act", "action": action, "args": {"bogus": 1}})
+            assert r["ok"] is False and "takes no argument 'bogus'" in r["error"], (
+                name, action, r)
+            assert m.save() == before, (name, action)
+            checked += 1
+    r = ask(app, {"cmd": "mode", "name": "qubo"})
+    r = ask(app, {"cmd": "act", "action": "score", "args": {"small": 1, "colour": 2}})
+    assert r["error"] == ("qubo score takes no argument 'colour' (arguments: kind, small, "
+                          "rect, large, player)")
+    assert checked > 60

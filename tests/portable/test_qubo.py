@@ -64,6 +64,32 @@ def test_several_shapes_from_one_placement_add_up_and_large_squares_are_tallied(
     assert g.tally.scores == [10, 0] and g.tally.large == [2, 0]
 
 
+def test_shapes_in_another_players_colour_score_for_nobody_or_their_owner():
+    # "You can score points for 3 types of shapes in your player color" and at the
+    # end "All players tally their points": a shape a turn forms in another player's
+    # colour scores for nobody by default; house rule others_shapes "owner" counts it
+    # for that player (entered after the turn), who wins at 10 as anyone does
+    g = started(3)
+    g.place(1)
+    assert "scores for nobody" in refused(g, g.shapes_for, 3, 1)
+    g = started(3, rules={"others_shapes": "owner"})
+    g.place(1)                                  # player 1 formed a small square of theirs
+    e = g.shapes_for(3, 0, 1, 0)                # and a rectangle in player 3's colour
+    assert (e["kind"], e["player"], e["points"], e["score"]) == ("shapes", 3, 2, 2)
+    assert g.tally.scores == [1, 0, 2] and g.on_turn() == 2 and g.round() == 1
+    assert "their own shapes go with the turn" in refused(g, g.shapes_for, 1, 1)
+    assert "no shapes" in refused(g, g.shapes_for, 2)
+    g.place(0)
+    g.shapes_for(3, 0, 0, 3)                    # three large squares for player 3: 11
+    assert g.phase == qg.OVER and g.result()["winners"] == [3] and g.tally.large[2] == 3
+    assert g.table() == [[1, [1, 0, 11]]]
+    again = Game()
+    again.from_dict(json.loads(json.dumps(g.to_dict())))
+    assert again.tally.scores == g.tally.scores and again.phase == qg.OVER
+    g.undo()
+    assert g.phase == qg.PLAY and g.tally.scores == [1, 0, 2]
+
+
 def test_a_pass_is_a_turn_with_no_score():
     # "If you can't or won't perform 1 of the 2 actions, you may pass. Discard a card
     # from your hand and take a new card from the deck."
@@ -215,15 +241,15 @@ def test_the_deal_takes_four_cards_a_player_and_one_revealed():
 
 def test_house_rules_are_checked_and_fixed_for_the_game():
     g = Game()
-    assert g.rules == {"final_round_win": "instant"}
+    assert g.rules == {"final_round_win": "instant", "others_shapes": "nobody"}
     assert "no Qubo house rule" in refused(g, g.set_rule, "speed", 1)
     assert "instant, round_end" in refused(g, g.set_rule, "final_round_win", "never")
     assert "no Qubo house rule" in refused(g, g.set_rules,
                                            {"final_round_win": "round_end", "x": 1})
-    g.set_rules({"final_round_win": "round_end"})
+    g.set_rules({"final_round_win": "round_end", "others_shapes": "nobody"})
     g.start()
     assert "being played" in refused(g, g.set_rule, "final_round_win", "instant")
-    assert g.public()["rules"] == {"final_round_win": "round_end"}
+    assert g.public()["rules"] == {"final_round_win": "round_end", "others_shapes": "nobody"}
 
 
 # -- turns -----------------------------------------------------------------------------

@@ -470,7 +470,7 @@ def test_the_house_rule_for_ten_points_in_the_final_round():
     t.app.change_setting("qubo.final_round_win", "round_end", t.t)
     t.start(3)
     t.app.change_setting("qubo.final_round_win", "instant", t.t)  # the next game's
-    assert t.state()["rules"] == {"final_round_win": "round_end"}
+    assert t.state()["rules"] == {"final_round_win": "round_end", "others_shapes": "nobody"}
     assert t.state()["settings"] == {"final_round_win": "instant"}
     t.turn(large=3)   # player 1: 9
     t.menu("LAST")
@@ -625,6 +625,27 @@ def test_protocol_actions_play_a_game():
     assert t.act("status")["screen"] == "result"
     s = t.act("new")
     assert s["phase"] == "setup" and s["colours"] == ["blue", "red", "green"]
+
+
+def test_score_checks_its_player_and_shapes_credit_another_by_house_rule():
+    """The protocol's 'player' is never ignored: 'score' takes only the player on
+    turn; 'shapes' enters shapes a turn formed in another player's colour (house rule
+    others_shapes owner)."""
+    t = Table()
+    t.start(3)
+    t.act("score", small=1, player=1)           # the player on turn: the turn
+    assert t.state()["scores"] == [1, 0, 0]
+    e = raises(ModeError, t.act, "score", small=1, player=1)
+    assert "it is player 2's turn, not player 1's" in str(e)
+    e = raises(ModeError, t.act, "shapes", rect=1, player=3)
+    assert "scores for nobody" in str(e) and t.state()["scores"] == [1, 0, 0]
+    t = Table()
+    t.app.change_setting("qubo.others_shapes", "owner", 0)
+    t.start(2)
+    t.act("score", small=1)
+    r = t.act("shapes", rect=1, player=2)
+    assert r["entry"]["kind"] == "shapes" and t.state()["scores"] == [1, 2]
+    assert t.state()["turn"] == 2
 
 
 def test_protocol_actions_refuse_bad_types_and_illegal_requests_and_change_nothing():

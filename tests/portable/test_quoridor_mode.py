@@ -1,8 +1,22 @@
 # Quoridor mode: drawing the board, entry screens, save and restore.
+from boardside.buttons import LONG_MS
 from boardside.canvas import Canvas
 from boardside.mode import Context, ModeError
 from boardside.modes.quoridor import QuoridorMode, PLAYER_COLOURS, FENCE_COLOUR, REASONS
 from boardside.quoridor import Quoridor
+
+
+def tap(m, button, t=0):
+    """A press and its release before the long press, as the debouncer sends them."""
+    m.handle("press", button, t)
+    m.handle("release", button, t + 60)
+
+
+def hold(m, button, t=0):
+    """A press held past the long press (LONG_MS), then let go."""
+    m.handle("press", button, t)
+    m.handle("long", button, t + LONG_MS)
+    m.handle("release", button, t + LONG_MS + 100)
 
 
 def make(settings=None):
@@ -34,7 +48,8 @@ def test_renders_on_every_panel_size():
         for screen_step in range(3):
             m.render(c, 0)
             m.handle("press", "right", 0)
-        m.handle("long", "a", 0)  # status screen
+        tap(m, "a")
+        m.handle("long", "a", LONG_MS)  # status screen while held
         m.render(c, 0)
         assert any(c.buf)
 
@@ -42,12 +57,12 @@ def test_renders_on_every_panel_size():
 def test_fence_entry_rotates_and_places():
     m = make()
     m.command("new", {"players": 2}, 0)
-    m.handle("press", "a", 0)  # cursor starts on own pawn: fence entry
+    tap(m, "a")  # cursor starts on own pawn: fence entry
     assert m.describe()["entry"] == "e1h"
-    m.handle("press", "b", 0)
+    tap(m, "b")
     assert m.describe()["entry"] == "e1v"
     m.handle("press", "up", 0)
-    m.handle("press", "a", 0)
+    tap(m, "a")
     d = m.describe()
     assert d["fences"] == ["e2v"] and d["fences_left"] == [9, 10]
 
@@ -71,8 +86,8 @@ def test_save_restore_roundtrip():
     m.command("new", {"players": 4}, 0)
     for mv in ("e2", "b5", "c3v"):
         m.command("move", {"move": mv}, 0)
-    m.handle("press", "a", 0)       # A on the own pawn: fence entry
-    m.handle("press", "b", 0)       # rotated
+    tap(m, "a")       # A on the own pawn: fence entry
+    tap(m, "b")       # rotated
     data = m.save()
     other = make()
     other.restore(data)
@@ -104,7 +119,7 @@ def test_a_boxed_in_player_passes_with_a():
         for mv in r:
             m.command("move", {"move": mv}, 0)
     assert m.describe()["turn"] == 1
-    m.handle("press", "a", 0)
+    tap(m, "a")
     d = m.describe()
     assert d["turn"] == 2 and d["last"] == "pass"
 
@@ -145,13 +160,79 @@ def test_the_fence_preview_is_judged_again_after_a_take_back():
     m.command("new", {"players": 2}, 0)
     m.command("move", {"move": "e2"}, 0)
     c = Canvas(17, 17)
-    m.handle("press", "a", 0)  # player 2 aims e8h (from their pawn): legal
+    tap(m, "a")  # player 2 aims e8h (from their pawn): legal
     assert m.describe()["entry"] == "e8h"
     m.render(c, 0)
-    m.handle("long", "b", 0)  # back to pawn entry
-    m.handle("long", "b", 0)  # and the last move taken back
+    hold(m, "b")  # back to pawn entry
+    hold(m, "b")  # and the last move taken back
     m.command("move", {"move": "e8h"}, 0)  # player 1 places that very fence instead
-    m.handle("press", "a", 0)  # player 2 aims e8h again, as many moves into the game
+    tap(m, "a")  # player 2 aims e8h again, as many moves into the game
     assert m.describe()["entry"] == "e8h"
     m.render(c, 0)  # the cursor's dark phase: only a refused fence shows, in red
     assert [c.get(x, 1) for x in (8, 9, 10)] == [RED] * 3
+
+
+# -- the buttons with a hold, pressed as a finger does -------------------------------------
+
+def test_holding_a_shows_the_status_and_does_nothing_else():
+    """Hold A: the status while held. A hold starts with a press: that press must
+    not open fence entry (cursor on the own pawn) nor play the move under the
+    cursor; A acts when let go before the long press."""
+    from ._support import Finger
+
+    m = make()
+    m.command("new", {"players": 2}, 0)
+    f = Finger(m.handle, 1000)
+    shown = []
+    f.press("a", 1000, during=lambda t: shown.append(m.status))
+    assert f.seen == [("press", "a"), ("long", "a"), ("release", "a")]
+    assert shown[0] is False and shown[-1] is True  # the status once the hold is long
+    d = m.describe()
+    assert d["screen"] == "pawn" and not m.status and d["turn"] == 1 and d["moves"] == 0
+    f.press("up")                                   # the cursor to e2, a legal square
+    f.press("a", 1000)                              # held: the status, no move
+    d = m.describe()
+    assert d["moves"] == 0 and d["turn"] == 1 and d["screen"] == "pawn"
+    f.press("a")                                    # a tap plays it
+    assert m.describe()["last"] == "e2"
+    f.press("a")                                    # player 2 on their pawn: fence entry
+    assert m.describe()["screen"] == "fence"
+
+
+def test_holding_b_goes_back_or_undoes_without_its_press_first():
+    """Hold B: back from fence entry, else undo. Its press (turn the fence, show the
+    destinations) must not happen first."""
+    from ._support import Finger
+
+    m = make()
+    m.command("new", {"players": 2}, 0)
+    m.command("move", {"move": "e2"}, 0)
+    f = Finger(m.handle, 1000)
+    f.press("a")                                    # fence entry
+    entry = m.describe()["entry"]
+    f.press("b", 1000)                              # held: back to pawn entry, not turned
+    assert m.describe()["screen"] == "pawn"
+    f.press("a")
+    assert m.describe()["entry"] == entry
+    f.press("b")                                    # a tap turns it
+    assert m.describe()["entry"] != entry
+    f.press("b", 1000)
+    f.press("b", 1000)                              # the move taken back, hints untouched
+    d = m.describe()
+    assert d["moves"] == 0 and d["screen"] == "pawn" and not m.hints
+
+
+def test_a_press_shows_at_once_while_its_action_waits_for_the_release():
+    """The cursor blinks; while A or B is down it shows steady, from the press."""
+    m = make()
+    m.command("new", {"players": 2}, 0)
+    m.handle("press", "up", 0)
+    c = Canvas(17, 17)
+    t = 800  # the cursor's off phase (BLINK_MS 400)
+    m.render(c, t)
+    off = c.get(8, 14)
+    assert m.handle("press", "a", t)
+    m.render(c, t)
+    assert c.get(8, 14) != off and m.describe()["moves"] == 0
+    m.handle("release", "a", t + 60)
+    assert m.describe()["last"] == "e2"

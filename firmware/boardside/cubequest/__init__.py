@@ -51,6 +51,9 @@ SETTINGS = (
     ("used_healer_defeated", False),  # a used Healer counts as defeated (so can be revived)
     ("stack_extra_flicks", True),     # every miss-flick gives one extra flick
     ("extra_flick_with_special", True),  # a turn spent "instead of flicking" keeps it
+    ("healer_lots", False),           # Healers together: 6 points each, not pooled
+    ("revived_freeze_unused", False),  # a revived Freeze waits off the board
+    ("special_after_flick", False),   # a move instead of flicking after a flick
 )
 MAX_BOUTS_TO_WIN = 9
 
@@ -149,7 +152,8 @@ def toss_coin(rng):
 
 def fits_healers(picks, healers):
     """Whether the picked cubes (a list of codes) can be shared among ``healers``
-    Healers with each taking "up to 6 points worth of defeated cubes"."""
+    Healers with each taking "up to 6 points worth of defeated cubes" (house rule
+    healer_lots; by default Healers used together pool their points)."""
     costs = sorted([COST[k] for k in picks], reverse=True)
     room = [HEAL_POINTS] * healers
     return _pack(costs, 0, room)

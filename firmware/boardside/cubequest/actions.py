@@ -15,6 +15,14 @@ from boardside.mode import ModeError
 ACTIONS = ("add", "remove", "team", "basic", "done", "reopen", "toss", "first", "flick",
            "helm", "miss", "king", "hide", "skulk", "freeze", "heal", "release",
            "defeated", "end_turn", "undo", "next_bout", "new")
+# The arguments of each action (Mode.arguments): "toss", "undo" and "new" take none.
+_P = ("player",)
+_PC = ("player", "cube")
+ARGUMENTS = {"add": _PC, "remove": _PC, "team": ("player", "team"), "basic": _P, "done": _P,
+             "reopen": _P, "first": _P, "flick": _P, "helm": _P, "miss": _P, "king": _P,
+             "hide": _P, "skulk": _P, "freeze": ("player", "count"),
+             "heal": ("player", "cubes", "healers"), "release": _PC, "defeated": _PC,
+             "end_turn": _P, "next_bout": ("keep_teams",)}
 
 
 def _player(args):

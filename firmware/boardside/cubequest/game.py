@@ -398,8 +398,14 @@ class Game:
         """Checks for a move made "instead of flicking"; ``again``: a turn already
         spent on the same move may make it again (Healers, Freezes)."""
         p = self._my_turn(verb, player)
-        if self.flicks:
+        # "Instead of flicking, ... This counts as your turn": instead of the turn's
+        # flicking, so before any flick; house rule special_after_flick: instead of
+        # any one flick still left (a turn with extra flicks)
+        if self.flicks and not self.setting("special_after_flick"):
             raise ModeError("%s comes instead of flicking: this turn already had a flick"
+                            % SPECIAL_TITLES[special])
+        if self.flicks and not self.special and self.flicks >= self.allowed():
+            raise ModeError("%s comes instead of a flick: no flick is left this turn"
                             % SPECIAL_TITLES[special])
         if self.special and (self.special != special or not again):
             raise ModeError("this turn was already spent on %s"
@@ -555,12 +561,19 @@ class Game:
                 raise ModeError("%s has %s defeated, not %d" % (
                     PLAYERS[p], cq.count_name(k, self.defeated[p][k]), want[k]))
         total = cq.points(want)
-        if not cq.fits_healers(picks, healers):
+        # "select up to 6 points worth of defeated cubes"; "You can use more than one
+        # Healer during your turn, one after another or all together": together they
+        # pool their points (house rule healer_lots: each Healer its own 6 points)
+        if total > cq.HEAL_POINTS * healers or (
+                self.setting("healer_lots") and not cq.fits_healers(picks, healers)):
             if healers == 1:
                 raise ModeError("the picks are worth %d points: a Healer revives up to %d"
                                 % (total, cq.HEAL_POINTS))
+            if total > cq.HEAL_POINTS * healers:
+                raise ModeError("the picks are worth %d points: %d Healers revive up to %d"
+                                % (total, healers, cq.HEAL_POINTS * healers))
             raise ModeError("the picks (%d points) do not split into %d Healers' %d points"
-                            " each" % (total, healers, cq.HEAL_POINTS))
+                            " each (house rule healer_lots)" % (total, healers, cq.HEAL_POINTS))
         self._spend_turn(HEALING)
         self.in_play[p][HEALER] -= healers
         self.healers_used += healers
@@ -573,9 +586,11 @@ class Game:
             side, revived = cq.roll_cube(self.rng, k)
             if revived:
                 self.defeated[p][k] -= 1
-                if k == FREEZE:
-                    self.unused[p] += 1  # a Freeze is kept off the board until used
+                if k == FREEZE and self.setting("revived_freeze_unused"):
+                    self.unused[p] += 1  # house rule: "kept OFF THE BOARD until used"
                 else:
+                    # "Cubes rolled face-side up are revived and placed back in your
+                    # Castle": a Freeze too, on the board, where it can be knocked off
                     self.in_play[p][k] += 1
             self._log(p, REVIVE, k, side, 1 if revived else 0)
             out.append((k, side, revived))

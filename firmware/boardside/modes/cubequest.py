@@ -110,6 +110,7 @@ class CubeQuestMode(Mode):
     title = "Cube Quest"
     icon = "king"
     actions = serial.ACTIONS
+    arguments = serial.ARGUMENTS
 
     # The house rules (docs/cubequest.md): the same names and defaults as the engine's
     # cubequest.SETTINGS, which reads them when they apply.

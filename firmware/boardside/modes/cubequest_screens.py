@@ -16,8 +16,10 @@ from boardside.cubequest import BLUE, FREEZE, HEALER, KING, KINDS, SKULK
 from boardside.cubequest import game as gm
 
 # "One player plays the red cubes, the other plays blue." Red is the canvas's red;
-# the blue has some green in it so it is not the panel's dimmest colour.
-PLAYER_COLOURS = (RED, 0x0070FF)
+# the blue has as much green in it as makes it as bright to the eye as the red
+# (relative luminance of the light the LEDs give, docs/leds.md): a pure blue, or
+# #0070FF, looks far dimmer beside red at the same drive.
+PLAYER_COLOURS = (RED, 0x0088FF)
 NAMES = ("RED", "BLU")
 TICK_COLOUR = GREEN      # a cube escaped or revived
 CROSS_COLOUR = RED       # a cube defeated (the shapes differ too: a tick, a cross)

@@ -2,7 +2,9 @@
 
 Pad left/right picks the die, up/down how many; A rolls (a short tumble, then
 the result); B toggles secret rolls, which stay hidden until A is held.
-d6 results show as pips, the others as digits.
+Every result shows as its digits, a d6's too: five pips in a 5x5 square would show
+a rolled 1 as a single LED in the middle of a dark panel, which nobody reads from
+across the table.
 
 A secret roll is declared to the app (``ctx.new_secret``): it is on flash before
 anything can show it. Over USB, ``reveal`` shows it on the LEDs to everyone; a
@@ -22,7 +24,6 @@ MAX_DICE = 4
 DIE_COLOURS = (CYAN, YELLOW, ORANGE, RED)
 # worked out once, not for every die of every frame
 TUMBLE_COLOURS = tuple(scale(c, 1, 3) for c in DIE_COLOURS)
-PIPS = tuple("pips%d" % v for v in range(1, 7))  # the d6 faces' icons
 READ_COLOUR = CYAN  # the locks once a secret roll was read over USB
 READS_KEPT = 16     # the newest reads over USB, with their times
 DIE_NAMES = {}      # "d6" and the like, made once, not on every roll
@@ -53,6 +54,7 @@ class DiceMode(Mode):
     title = "Dice"
     icon = "die"
     actions = ("roll", "choose", "reveal", "read")
+    arguments = {"choose": ("sides", "count", "secret")}
     settings = table_of("dice")  # boardside.house_rules
 
     def __init__(self, ctx):
@@ -266,9 +268,6 @@ class DiceMode(Mode):
     _cells_list = None
 
     def _face(self, canvas, x, y, cw, ch, value, colour):
-        if self.sides == 6:
-            canvas.icon(x + (cw - 5) // 2, y + (ch - 5) // 2, PIPS[value - 1], colour)
-            return
         tw = 3 if value < 10 else 7  # text_width(str(value)): one or two digits
         canvas.bits(x + max(0, (cw - tw) // 2), y + (ch - 5) // 2, NUMBERS[value], tw,
                     font.HEIGHT, colour)

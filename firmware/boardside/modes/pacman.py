@@ -31,13 +31,14 @@ ghost per pass.
 """
 
 from boardside.canvas import DIM, GREY, RED, WHITE, scale, scroll_offset
-from boardside.events import A, B, DOWN, LEFT, LONG, PRESS, RELEASE, REPEAT, RIGHT, UP
-from boardside.mode import Mode, ModeError
+from boardside.events import A, B, DOWN, LEFT, LONG, PRESS, REPEAT, RIGHT, UP
+from boardside.mode import HELD, LET_GO, PRESSED, TAPPED, Mode, ModeError
 from boardside.modes.quoridor_board import (AMBER, BLINK_MS, FLASH_MS, PLATE, REASONS, SIZE,
                                             BoardImage, drawn_ahead, plate, shown, window)
 from boardside.pacman import IllegalMove, LayoutError, PacMan, ghosts
-from boardside.pacman.game import DEVICE, LEVELS, OFF, RULE_NAMES, deal
-from boardside.pacman.layout import GHOSTS, MAX_SAVED, NO_STEP, SHIPPED, Layouts, parse_text
+from boardside.pacman.game import DEVICE, LEVELS, OFF, RULE_NAMES, OldOrder, deal
+from boardside.pacman.layout import (GHOSTS, MAX_SAVED, NO_STEP, SHIPPED, TURN_ORDER, Layouts,
+                                     parse_text)
 from boardside.quoridor.notation import SQUARES, parse
 from boardside.saved import Fields
 from boardside.settings import need_bool, need_int, need_str, table_of
@@ -65,7 +66,7 @@ SCREENS = (SETUP, PLAY, DEVICE_SCREEN, OVER, EDIT)
 PAGES = ("players", "ghosts", "layout", "remove")
 LAYOUT_PAGE = 2
 REMOVE_PAGE = 3
-TOOLS = ("fence_h", "fence_v", "pellet", "pacman", "B", "P", "I", "C")
+TOOLS = ("fence_h", "fence_v", "pellet", "pacman", "B", "I", "P", "C")  # ghosts in turn order
 DIRECTIONS = (UP, RIGHT, DOWN, LEFT)  # the engine's steps: towards rank 9, file i, ...
 # built once: tick() runs every main-loop pass and must not allocate
 GAME_SCREENS = (PLAY, DEVICE_SCREEN)
@@ -90,14 +91,15 @@ REFUSALS.update({
     "same_square": ("pawn", AMBER),   # two pieces on one square
     "unreachable": ("lock", RED),     # a pellet PAC-MAN can never reach
     "cut_off": ("skull", RED),        # a ghost that can never reach PAC-MAN
+    "boxed_in": ("ghost", RED),       # PAC-MAN with no move at the start
     "full": ("cross", RED),           # every place for a layout of your own is taken
     "shipped": ("lock", AMBER),       # the shipped layout stays
 })
 
 
 def ghost_letters(mask):
-    """The letters of the ghosts in a mask (bit 0 BLINKY ... bit 3 CLYDE)."""
-    return "".join([GHOSTS[i] for i in range(4) if (mask >> i) & 1])
+    """The letters of the ghosts in a mask (bit i: GHOSTS[i]), in turn order."""
+    return "".join([GHOSTS[i] for i in TURN_ORDER if (mask >> i) & 1])
 
 
 def device_fits(players, mask):
@@ -119,6 +121,9 @@ class PacManMode(Mode):
     icon = "pacman"
     actions = ("new", "move", "check", "legal", "undo", "record", "status", "ghost",
                "layouts", "layout_save", "layout_remove", "layout_check")
+    arguments = {"new": ("players", "device", "layout"), "move": ("move",), "check": ("move",),
+                 "ghost": ("play",), "layout_save": ("name", "text"),
+                 "layout_remove": ("name",), "layout_check": ("text",)}
     # The house rules (docs/pacman.md): a game keeps the rules it was started with.
     settings = table_of("pacman")  # boardside.house_rules
 
@@ -136,6 +141,7 @@ class PacManMode(Mode):
         self.status = False
         self.flash = None            # refused: [code, message, until_ms, digit]
         self.notice = None           # [icon, colour, until_ms]
+        self.dropped = None          # why a restored game was not kept (until a new one)
         self.pending = None          # the device's move for its ghost, once worked out
         self.pending_at = 0
         self._pending_path = None
@@ -167,6 +173,7 @@ class PacManMode(Mode):
         owners = deal(players, device)
         game = PacMan(self._layout(layout_text), players, owners, **self.rules())
         self.game = game
+        self.dropped = None
         self.players = players
         self.editor = None
         self._changed(now_ms)
@@ -370,10 +377,12 @@ class PacManMode(Mode):
         g = self.game
         if not self.path:
             moves = g.legal_moves()
-            if len(moves) == 1 and moves[0].endswith("pass"):
-                self.play(moves[0], now_ms)  # boxed in: the only move is to pass
+            if moves and moves[-1].endswith("pass"):
+                # boxed in, the only move is to pass; or PAC-MAN declines his boost
+                # (house rule boost "optional")
+                self.play(moves[-1], now_ms)
                 return True
-            return False  # no walk yet (A held for the status)
+            return False  # no walk yet: nothing to play
         try:
             self.play(self.entry(), now_ms)
         except IllegalMove:
@@ -392,14 +401,39 @@ class PacManMode(Mode):
             return self._handle_setup(kind, button, now_ms)
         if self.screen == EDIT:
             return self._handle_editor(kind, button, now_ms)
-        if button == A and kind == LONG and self.screen == PLAY:
-            # (on the device's screen A's press already went on with the game)
-            self.status = True
-            return True
-        if button == A and kind == RELEASE and self.status:
-            self.status = False
-            return True
-        if button == B and kind == LONG:
+        if button == A and self.screen != PLAY:
+            # A has no hold here: it acts on its press
+            if kind != PRESS:
+                return False
+            if self.screen == OVER:
+                self._to_setup(now_ms)
+                return True
+            if self.screen == DEVICE_SCREEN and self.pending is not None:
+                self.play(self.pending, now_ms)  # the players moved the piece: go on
+                return True
+            return False
+        if button == A or button == B:
+            return self._a_or_b(self.tap_or_hold(kind, button), button, now_ms)
+        if kind != PRESS and kind != REPEAT:
+            return False
+        if self.screen == PLAY and button in DIRECTIONS:
+            return self._step(button, now_ms)
+        return False
+
+    def _a_or_b(self, what, button, now_ms):
+        # A and B have holds in play (A: the status; B: undo): each acts when let go
+        # or held, never on its press (Mode.tap_or_hold)
+        if what == PRESSED:
+            return self.screen == PLAY  # felt at once: the piece stops blinking
+        if what == LET_GO:
+            if self.status:
+                self.status = False
+                return True
+            return False
+        if what == HELD:
+            if button == A:
+                self.status = True
+                return True
             if self.game is not None and not self.game.moves_played:
                 self._to_setup(now_ms)  # nothing to undo: back to the setup
                 return True
@@ -408,31 +442,15 @@ class PacManMode(Mode):
             except ModeError as e:
                 self._refuse("syntax", str(e), now_ms)
             return True
-        if kind != PRESS and kind != REPEAT:
-            return False
-        if self.screen == OVER:
-            if button == A and kind == PRESS:
-                self._to_setup(now_ms)
-                return True
-            return False
-        if self.screen == DEVICE_SCREEN:
-            if button == A and kind == PRESS and self.pending is not None:
-                self.play(self.pending, now_ms)  # the players moved the piece: go on
-                return True
-            return False
-        if button in DIRECTIONS:
-            return self._step(button, now_ms)
-        if kind != PRESS:
+        if what != TAPPED or self.screen != PLAY:
             return False
         if button == A:
             return self._confirm(now_ms)
-        if button == B:
-            if self.path:
-                self.path.pop()
-            else:
-                self.hints = not self.hints
-            return True
-        return False
+        if self.path:
+            self.path.pop()
+        else:
+            self.hints = not self.hints
+        return True
 
     def _handle_setup(self, kind, button, now_ms):
         if button == A and kind == LONG and self.page == REMOVE_PAGE:
@@ -573,7 +591,7 @@ class PacManMode(Mode):
         for ch in device:
             i = GHOSTS.find(ch)
             if i < 0 or (mask >> i) & 1:
-                raise ModeError("'device' names ghosts once each, from B, P, I, C, not %r"
+                raise ModeError("'device' names ghosts once each, from B, I, P, C, not %r"
                                 % device)
             mask |= 1 << i
         layout = need_str(args.get("layout", "default"), "'layout'")
@@ -628,6 +646,8 @@ class PacManMode(Mode):
     # -- output --------------------------------------------------------------------------
     def render(self, canvas, now_ms):
         if self.screen in GAME_SCREENS and not self.status:
+            if self._down is not None and self.screen == PLAY and not (now_ms // BLINK_MS) & 1:
+                now_ms += BLINK_MS  # A or B is down: the blink's on phase until let go
             nxt = self._next
             if nxt is not None and self._foreseen(nxt, canvas):
                 # the move work_ahead() drew the frames of: the very same pixels
@@ -683,8 +703,8 @@ class PacManMode(Mode):
             # turn (straight line), it switches to frenzy mode": the ghost to move and
             # those after it this turn (PAC-MAN stays put until they have moved)
             steps = g.layout.steps
-            for k in range(g.piece - 1, 4):
-                if g.ghosts[k] == OFF or not g.sees(k):
+            for k in g.ghosts_to_come():
+                if not g.sees(k):
                     continue
                 for d in range(4):
                     line = [g.ghosts[k]]
@@ -937,13 +957,14 @@ class PacManMode(Mode):
             canvas.text(max(0, (w - canvas.text_width(title)) // 2), 0, title,
                         WHITE if page == "players" else GREY)
             if h >= 11:
-                for k in range(4):
-                    canvas.char(4 * k, 5 + (h >= 16), GHOSTS[k], GHOST_COLOURS[k])
+                for i in range(4):  # in turn order
+                    k = TURN_ORDER[i]
+                    canvas.char(4 * i, 5 + (h >= 16), GHOSTS[k], GHOST_COLOURS[k])
             if h >= 16:
                 owners = self._owners()
-                for k in range(4):
-                    o = owners[k]
-                    canvas.char(4 * k, 11, "D" if o == DEVICE else str(o + 1),
+                for i in range(4):
+                    o = owners[TURN_ORDER[i]]
+                    canvas.char(4 * i, 11, "D" if o == DEVICE else str(o + 1),
                                 GREY if o == DEVICE else WHITE)
         else:
             name = self.layout_name.upper()
@@ -985,6 +1006,8 @@ class PacManMode(Mode):
     def describe(self):
         d = {"screen": self.screen, "players": self.players,
              "device": ghost_letters(self.device), "layout": self.layout_name}
+        if self.dropped is not None:
+            d["dropped"] = self.dropped
         if self.screen == SETUP:
             d["page"] = PAGES[self.page]
             d["layouts"] = self.book.names()
@@ -1035,7 +1058,16 @@ class PacManMode(Mode):
         screen = data["screen"]
         if screen not in SCREENS:
             f.bad("'screen' unknown")
-        game = None if data["game"] is None else PacMan.from_dict(data["game"])
+        dropped = None
+        try:
+            game = None if data["game"] is None else PacMan.from_dict(data["game"])
+        except OldOrder as exc:
+            # played with PINKY before INKY (earlier versions): that game cannot be
+            # replayed, but the players' layouts and the set-up stay
+            game = None
+            dropped = str(exc)
+            if screen != EDIT:
+                screen = SETUP
         editor = None
         if data["editor"] is not None:
             from boardside.modes.pacman_editor import Editor
@@ -1048,6 +1080,9 @@ class PacManMode(Mode):
                 f.bad("a game's screen without a game")
         path = f.values(data["path"], -1, 0, 80, "path")
         pending = data["pending"]
+        if dropped is not None:
+            path = []
+            pending = None
         self.book = book
         self.players = players
         self.device = device
@@ -1055,6 +1090,7 @@ class PacManMode(Mode):
         self.page = page
         self.game = game
         self.editor = editor
+        self.dropped = dropped
         self.flash = None
         self.notice = None
         self.status = False

@@ -147,6 +147,10 @@ class QbertMode(Mode):
     actions = ("rolloff", "next", "drop", "peek", "read", "end_move", "roll", "choose",
                "end_nasty", "reveal", "escape", "end_turn", "green_ball", "pegs", "fall",
                "undo_fall", "captured", "resume", "log", "new")
+    arguments = {"peek": ("hold",), "choose": ("character",), "escape": ("spaces", "in_danger"),
+                 "end_turn": ("spaces", "in_danger"), "pegs": ("delta", "count"),
+                 "fall": ("character", "pursuing"), "log": ("previous", "from", "count"),
+                 "new": ("confirm",)}
 
     def __init__(self, ctx):
         Mode.__init__(self, ctx)

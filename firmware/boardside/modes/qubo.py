@@ -56,8 +56,12 @@ class QuboMode(Mode):
     name = "qubo"
     title = "Qubo"
     icon = "qubo"
-    actions = ("setup", "start", "score", "pass", "undo", "last_card", "pile", "history",
-               "status", "new")
+    actions = ("setup", "start", "score", "shapes", "pass", "undo", "last_card", "pile",
+               "history", "status", "new")
+    arguments = {"setup": ("players", "colours", "first", "deck"),
+                 "score": ("kind", "small", "rect", "large", "player"),
+                 "shapes": ("player", "small", "rect", "large"), "pile": ("cards",),
+                 "history": ("rounds", "from", "count"), "new": ("confirm",)}
 
     settings = table_of("qubo")  # boardside.house_rules
 
@@ -145,13 +149,15 @@ class QuboMode(Mode):
     def _count(self, w, e, sign):
         if e[0] in qg.TURNS:
             w[1] += sign
+        if e[0] in qg.TURNS or e[0] == qg.OTHER:
             w[2][e[1] - 1] += sign * qubo.points(e[2], e[3], e[4])
 
     # -- actions (buttons and protocol share these) ----------------------------------------
     def do_start(self):
         g = self.game
         g.rng = self.ctx.rng
-        g.set_rules({"final_round_win": self.final_round_win()})
+        g.set_rules({"final_round_win": self.final_round_win(),
+                     "others_shapes": self.setting("others_shapes")})
         drawn = g.first == 0
         first = g.start()
         self._ui_reset()
@@ -167,6 +173,13 @@ class QuboMode(Mode):
         g = self.game
         final = g.final_round()
         entry = g.play(kind, small, rect, large)
+        self._entered(entry, final)
+        return entry
+
+    def do_shapes_for(self, player, small, rect, large):
+        g = self.game
+        final = g.final_round()
+        entry = g.shapes_for(player, small, rect, large)
         self._entered(entry, final)
         return entry
 
@@ -431,7 +444,19 @@ class QuboMode(Mode):
             self._setup(args)
         elif action == "start":
             self.do_start()
+        elif action == "shapes":
+            # shapes the last turn formed in another player's colour (house rule)
+            if "player" not in args:
+                raise ModeError("give 'player': whose colour the shapes are in")
+            extra = {"entry": self.do_shapes_for(_arg_int(args, "player"),
+                                                 _arg_int(args, "small", 0),
+                                                 _arg_int(args, "rect", 0),
+                                                 _arg_int(args, "large", 0))}
         elif action == "score":
+            player = _arg_int(args, "player")
+            if player is not None and player != g.on_turn():
+                raise ModeError("it is player %d's turn, not player %d's (shapes in another "
+                                "player's colour: the action 'shapes')" % (g.on_turn(), player))
             kind = args.get("kind", "place")
             if kind not in KINDS:
                 raise ModeError("'kind' is place or move (a pass is the action 'pass'), got %s"

@@ -13,11 +13,12 @@ Buttons (see docs/quoridor.md):
   fence entry  pad: move the fence   A: place it   B: rotate   hold B: back to pawn entry
   setup        left/right: 2 or 4 players   A: start
   game over    A: new game   hold B: undo the winning move
+A and B act when let go (or held), never on the press: a hold starts with a press.
 """
 
 from boardside.canvas import DIM, GREY, RED, WHITE
-from boardside.events import A, B, DOWN, LEFT, LONG, PRESS, RELEASE, REPEAT, RIGHT, UP
-from boardside.mode import Mode, ModeError
+from boardside.events import A, B, DOWN, LEFT, PRESS, REPEAT, RIGHT, UP
+from boardside.mode import HELD, LET_GO, PRESSED, TAPPED, Mode, ModeError
 from boardside.modes.quoridor_board import (BLINK_MS, FLASH_MS, SIZE, BoardImage, draw_fence,
                                             drawn_ahead, fence, render_reason, shown, square,
                                             window)
@@ -129,13 +130,30 @@ class QuoridorMode(Mode):
         return changed
 
     def _handle(self, kind, button, now_ms):
-        if button == A and kind == LONG and self.screen == PAWN:
-            self.status = True
-            return True
-        if button == A and kind == RELEASE and self.status:
-            self.status = False
-            return True
-        if kind == LONG and button == B:
+        if button == A or button == B:
+            return self._a_or_b(self.tap_or_hold(kind, button), button, now_ms)
+        if self.screen == OVER or (kind != PRESS and kind != REPEAT):
+            return False
+        if button in (UP, DOWN, LEFT, RIGHT):
+            return self._move_cursor(button)
+        return False
+
+    def _a_or_b(self, what, button, now_ms):
+        # A and B have holds (A: the status on pawn entry; B: back from fence entry,
+        # undo): each acts when let go or held, never on its press (Mode.tap_or_hold)
+        if what == PRESSED:
+            return True  # felt at once: the cursor stops blinking while it is down
+        if what == LET_GO:
+            if self.status:
+                self.status = False
+                return True
+            return False
+        if what == HELD:
+            if button == A:
+                if self.screen == PAWN:
+                    self.status = True
+                    return True
+                return False
             if self.screen == FENCE:
                 self.screen = PAWN
                 self._cursor_to_pawn()
@@ -146,16 +164,12 @@ class QuoridorMode(Mode):
                 self.flash = ("game_over" if self.game is None else "syntax", str(e),
                               now_ms + FLASH_MS)
             return True
+        if what != TAPPED:
+            return False
         if self.screen == OVER:
-            if button == A and kind == PRESS:
+            if button == A:
                 self.screen = SETUP
                 return True
-            return False
-        if kind != PRESS and kind != REPEAT:
-            return False
-        if button in (UP, DOWN, LEFT, RIGHT):
-            return self._move_cursor(button)
-        if kind != PRESS:
             return False
         if self.screen == PAWN:
             if button == A:
@@ -176,19 +190,17 @@ class QuoridorMode(Mode):
                 except IllegalMove:
                     pass
                 return True
-            if button == B:
-                self.hints = not self.hints
-                return True
-        elif self.screen == FENCE:
+            self.hints = not self.hints
+            return True
+        if self.screen == FENCE:
             if button == A:
                 try:
                     self.play(fence(self.fx, self.fy, self.fv), now_ms)
                 except IllegalMove:
                     pass
                 return True
-            if button == B:
-                self.fv = not self.fv
-                return True
+            self.fv = not self.fv
+            return True
         return False
 
     def _handle_setup(self, kind, button):
@@ -306,6 +318,8 @@ class QuoridorMode(Mode):
             return
         g = self.game
         blink = (now_ms // BLINK_MS) & 1
+        if self._down is not None:
+            blink = 1  # A or B is down: the cursor (or fence) shows steady until let go
         nxt = self._next
         if (nxt is not None and nxt[0] is g and nxt[1] == g.stamp
                 and nxt[2] == g.moves_played and nxt[3] == w << 16 | h

@@ -17,13 +17,16 @@ Notation (input in any case, output as here):
                      fewer when a power pellet (or, by the default house rule, a
                      ghost) stops him
     f3-g3-g4-h4      his boost after eating a pellet: a move of its own, 3 steps
-    B:d5-d6          a ghost (B, P, I, C: BLINKY, PINKY, INKY, CLYDE): 1 step
+    B:d5-d6          a ghost (B, I, P, C: BLINKY, INKY, PINKY, CLYDE): 1 step
     B:d5-d6-d7       a ghost in frenzy: 2 steps
     pass, B:pass     a piece with no legal move (only then)
 
 A step goes to a square next to the last one across or up (never diagonally) and
 never through a fence. The turn order is PAC-MAN (and his boosts), then BLINKY,
-PINKY, INKY and CLYDE; eaten ghosts are left out until the next round.
+INKY, PINKY and CLYDE, the order the rules print; eaten ghosts are left out until
+the next round. A record or save of a game played in the order of earlier versions
+(PINKY before INKY) replays as far as both orders agree and is refused, saying so,
+at the first move where they do not.
 
 State is small and every move keeps three small ints to undo it, so a long game
 costs the device a few bytes per move (history as move codes, not strings).
@@ -33,7 +36,7 @@ from boardside.mode import ModeError
 from boardside.quoridor import IllegalMove
 from boardside.quoridor.notation import SQUARES, parse
 
-from .layout import DEFAULT, GHOST_NAMES, GHOSTS, NO_STEP, Layout, parse_text
+from .layout import DEFAULT, GHOST_NAMES, GHOSTS, NO_STEP, TURN_ORDER, Layout, parse_text
 
 PACMAN = "pacman"
 GHOSTS_WIN = "ghosts"
@@ -50,12 +53,16 @@ RULES = {
     "boost_eats_passed": (False, (False, True)),   # Dutch: ghosts the boost passes through
     "sight": ("all", ("all", "facing")),           # German: from the ghost's eyes
     "frenzy_turn": (False, (False, True)),         # a frenzy move may turn once
-    "walk_into_ghost": ("caught", ("caught", "blocked")),  # PAC-MAN's own move onto a ghost
+    "walk_into_ghost": ("caught", ("caught", "blocked", "eats")),  # his own move onto a ghost
     "ghosts_share": (False, (False, True)),        # two ghosts on one square
     "lives": (3, (1, 2, 3, 4, 5, 6, 7, 8, 9)),     # "This player has 3 lives"
+    "back_to_start": (True, (True, False)),        # a move may end where it began
+    "boost": ("exact", ("exact", "optional")),     # Finnish, Latvian: he may take it
+    "frenzy_over_pellet": (True, (True, False)),   # Danish: not even over a pellet
+    "ghosts_block_sight": (False, (False, True)),  # Japanese: ghosts block the view
 }
 RULE_NAMES = ("boost_eats_passed", "sight", "frenzy_turn", "walk_into_ghost", "ghosts_share",
-              "lives")
+              "lives", "back_to_start", "boost", "frenzy_over_pellet", "ghosts_block_sight")
 
 # What a step of PAC-MAN onto a square means (see _pac_rules)
 _STRAIGHT = 0
@@ -91,20 +98,21 @@ def _show(value):
 
 
 def deal(players, device=""):
-    """Owners of the ghosts BLINKY, PINKY, INKY, CLYDE in order: DEVICE for the
-    letters in device (all four for a single player), the others dealt in turn to
-    players 1..players-1 (player 0 plays PAC-MAN): "The other player(s) share out the
-    4 ghosts." ModeError when that cannot be done."""
+    """Owners of the ghosts BLINKY, PINKY, INKY, CLYDE (GHOSTS' order): DEVICE for the
+    letters in device (all four for a single player), the others dealt in turn order
+    (BLINKY, INKY, PINKY, CLYDE) to players 1..players-1, so that the ghost players
+    take turns (player 0 plays PAC-MAN): "The other player(s) share out the 4
+    ghosts." ModeError when that cannot be done."""
     if not isinstance(players, int) or not 1 <= players <= 5:
         raise ModeError("PAC-MAN is for 1 to 5 players (one plays PAC-MAN), not %r"
                         % (players,))
     device = device.upper()
     for ch in device:
         if ch not in GHOSTS:
-            raise ModeError("no ghost %r: ghosts are B, P, I, C" % ch)
+            raise ModeError("no ghost %r: ghosts are B, I, P, C" % ch)
     if players == 1:
         device = GHOSTS  # "one person can play PAC-MAN alone": the device plays them all
-    people = [g for g in range(4) if GHOSTS[g] not in device]
+    people = [g for g in TURN_ORDER if GHOSTS[g] not in device]
     if players - 1 > len(people):
         raise ModeError("%d ghost players but only %d ghosts for them" % (players - 1,
                                                                          len(people)))
@@ -142,6 +150,11 @@ class PacMan:
         self._sight_all = r["sight"] == "all"
         self._turns = r["frenzy_turn"]
         self._blocked_by_ghosts = r["walk_into_ghost"] == "blocked"
+        self._eats_ghosts = r["walk_into_ghost"] == "eats"
+        self._back = r["back_to_start"]
+        self._decline = r["boost"] == "optional"
+        self._over_pellet = r["frenzy_over_pellet"]
+        self._ghosts_block = r["ghosts_block_sight"]
         self._share = r["ghosts_share"]
         self._steps = layout.steps
         self._pellets = layout.pellets
@@ -166,7 +179,8 @@ class PacMan:
         except TypeError:
             raise ModeError("owners: a list of 4, not %r" % (owners,))
         if len(owners) != 4:
-            raise ModeError("owners: one per ghost (B, P, I, C), not %d" % len(owners))
+            raise ModeError("owners: one per ghost (B, P, I, C, in that order), not %d"
+                            % len(owners))
         for o in owners:
             if not isinstance(o, int) or o is True or o is False or not (
                     o == DEVICE or 1 <= o < players):
@@ -198,7 +212,7 @@ class PacMan:
 
     @property
     def to_move(self):
-        """The piece to move: "pacman" or a ghost letter B, P, I, C; None at the end."""
+        """The piece to move: "pacman" or a ghost letter B, I, P, C; None at the end."""
         if self.winner is not None:
             return None
         return PACMAN if self.piece == 0 else GHOSTS[self.piece - 1]
@@ -269,8 +283,9 @@ class PacMan:
         """Whether a ghost (a letter or 0-3) sees PAC-MAN now: along a straight line
         of squares not cut by a fence; other ghosts do not block the view. "A Ghost
         does not block another Ghost's line of sight. However, Ghosts cannot see
-        through walls." With sight "facing" only the way it faces (its last step;
-        it looks every way before its first move of a round)."""
+        through walls." (Japanese: they do block it: house rule ghosts_block_sight.)
+        With sight "facing" only the way it faces (its last step; it looks every way
+        before its first move of a round)."""
         g = GHOSTS.index(ghost) if isinstance(ghost, str) else ghost
         s = self.ghosts[g]
         if s == OFF:
@@ -288,6 +303,8 @@ class PacMan:
                     break
                 if t == pac:
                     return True
+                if self._ghosts_block and self._ghost_at(t, g):
+                    break
         return False
 
     @property
@@ -327,6 +344,11 @@ class PacMan:
                 pass
             elif self.piece == 0:
                 self._pac_moves(codes)
+                if self.boost and self._decline and codes:
+                    # Finnish "saa liikkua 3 ylimääräistä askelta" (may move), Latvian
+                    # "iegūst iespēju" (gets the chance): house rule boost "optional",
+                    # he may decline it (a pass)
+                    codes.append(self.pac)
             else:
                 self._ghost_moves(codes)
             if not codes and self.winner is None:
@@ -475,8 +497,9 @@ class PacMan:
         rule = bytearray(81)  # _STRAIGHT
         if not self.boost:
             # not written: by default PAC-MAN walking into a ghost is caught there (as
-            # in the arcade); house rule "blocked": he may not step onto a ghost. On
-            # his boost he eats ghosts: they neither stop nor block him.
+            # in the arcade); house rule "blocked": he may not step onto a ghost;
+            # "eats": his move ends there and he eats it, as on the boost. On his
+            # boost he eats ghosts: they neither stop nor block him.
             for t in self.ghosts:
                 if t != OFF:
                     rule[t] = _BLOCKED if self._blocked_by_ghosts else _STOP
@@ -493,6 +516,9 @@ class PacMan:
         n = 3 if self.boost else 2
         rule = self._pac_rules()
         start = self.pac
+        # "He can turn or move backwards": a 2-square move may come back to where it
+        # began (e2-e3-e2); house rule back_to_start off: he may not stand still so
+        back = self._back or self.boost
         steps = self._steps
         for d1 in range(4):
             t1 = steps[start * 4 + d1]
@@ -506,7 +532,7 @@ class PacMan:
                 continue
             for d2 in range(4):
                 t2 = steps[t1 * 4 + d2]
-                if t2 == NO_STEP:
+                if t2 == NO_STEP or (t2 == start and not back):
                     continue
                 r2 = rule[t2]
                 if r2 == _BLOCKED:
@@ -547,12 +573,15 @@ class PacMan:
         # "If a Ghost sees PAC-MAN in their line of sight at the beginning of their
         # turn (straight line), it switches to frenzy mode and moves 2 squares in the
         # direction of their choice." It passes over pellets (German: "über aber nicht
-        # auf") and other ghosts; reaching PAC-MAN ends the move.
+        # auf"; Danish, house rule frenzy_over_pellet off: not even over) and other
+        # ghosts; reaching PAC-MAN ends the move.
         if self.sees(g):
             for d1 in range(4):
                 t1 = steps[s * 4 + d1]
                 if t1 == NO_STEP or t1 == pac:
                     continue
+                if not self._over_pellet and self._pellet_at(t1):
+                    continue  # Danish: "kan ikke rykke ind på et felt" with a pellet
                 for d2 in range(4):
                     if d2 != d1 and (not self._turns or d2 == (d1 + 2) & 3):
                         continue
@@ -618,6 +647,10 @@ class PacMan:
         if not boost and n:
             for g in range(4):
                 if self.ghosts[g] == end:
+                    if self._eats_ghosts:
+                        self.ghosts[g] = OFF  # house rule "eats": as on the boost
+                        events.append(("eaten", GHOSTS[g]))
+                        break
                     self._caught(g, events)
                     return
         self.boost = False
@@ -640,12 +673,21 @@ class PacMan:
         self._next_ghost(self.piece)
 
     def _next_ghost(self, after):
-        # "each of the 4 Ghosts moves, in turn order"; eaten ones are off the board
-        for p in range(after + 1, 5):
-            if self.ghosts[p - 1] != OFF:
-                self.piece = p
+        # "each of the 4 Ghosts moves, in turn order": BLINKY, INKY, PINKY and CLYDE,
+        # as printed; eaten ones are off the board
+        for k in range(0 if after == 0 else TURN_ORDER[after - 1] + 1, 4):
+            g = TURN_ORDER[k]
+            if self.ghosts[g] != OFF:
+                self.piece = g + 1
                 return
         self.piece = 0
+
+    def ghosts_to_come(self):
+        """The ghosts (0-3) still to move this turn, the one to move first, in turn
+        order; none while PAC-MAN is to move or at the end."""
+        if self.winner is not None or self.piece == 0:
+            return ()
+        return [g for g in TURN_ORDER[TURN_ORDER[self.piece - 1]:] if self.ghosts[g] != OFF]
 
     def _caught(self, g, events):
         self.lives -= 1
@@ -676,7 +718,7 @@ class PacMan:
         if len(text) > 1 and text[1] == ":":
             piece = GHOSTS.find(text[0].upper()) + 1
             if piece == 0:
-                raise IllegalMove("no ghost %r: ghosts are B, P, I, C" % text[0], "syntax",
+                raise IllegalMove("no ghost %r: ghosts are B, I, P, C" % text[0], "syntax",
                                   move)
             text = text[2:].strip()
         if self.winner is not None:
@@ -734,6 +776,9 @@ class PacMan:
     def _pac_refusal(self, path):
         n = len(path) - 1
         rule = self._pac_rules()
+        if n == 2 and path[2] == path[0] and not self._back and not self.boost:
+            return "length", ("PAC-MAN always moves 2 squares: not back to where he began "
+                              "(house rule)")
         for k in range(1, n + 1):
             t = path[k]
             if rule[t] == _BLOCKED:
@@ -762,6 +807,9 @@ class PacMan:
                 return "length", "%s is in frenzy: 2 squares, not 3" % name
             return "length", "%s does not see PAC-MAN: it moves 1 square" % name
         end = path[-1]
+        if n == 2 and not self._over_pellet and self._pellet_at(path[1]):
+            return "pellet", ("ghosts may not enter a power pellet square (%s), not even in "
+                              "frenzy (house rule)" % SQUARES[path[1]])
         if end != self.pac:
             if self._pellet_at(end):
                 return "pellet", ("ghosts cannot stay on a power pellet square (%s)"
@@ -844,9 +892,27 @@ class PacMan:
 
         setup = records.setup(text)
         game = cls(setup["layout"], setup["players"], setup["owners"], **setup["rules"])
-        for move in records.moves(text):
-            game.play(move)
+        game.replay(records.moves(text))
         return game
+
+    def replay(self, moves):
+        """Play the moves in order (a record's, a save's). IllegalMove at the first
+        illegal one; a ghost's move out of turn in a game played in the order of
+        earlier versions (PINKY before INKY) says so."""
+        n = 0
+        for move in moves:
+            n += 1
+            try:
+                self.play(move)
+            except IllegalMove as exc:
+                if exc.code == "turn" and self.to_move in ("I", "P") and str(move)[:2].upper() in (
+                        "I:", "P:"):
+                    raise IllegalMove(
+                        "move %d (%s): %s; the ghosts move BLINKY, INKY, PINKY, CLYDE, the "
+                        "order the rules print: a game played with PINKY before INKY "
+                        "(earlier versions) cannot be replayed" % (n, move, exc), "order",
+                        move)
+                raise
 
     def to_dict(self):
         """JSON-able state: the layout, the players, who plays each ghost, the house
@@ -874,11 +940,16 @@ class PacMan:
             if not isinstance(data.get("layout"), str):
                 raise ModeError("no layout text")
             game = cls(data["layout"], data.get("players"), data.get("owners"), **rules)
-            for move in moves:
-                game.play(move)
+            game.replay(moves)
         except (AttributeError, TypeError, ModeError) as exc:
-            raise ValueError("not a saved PAC-MAN game: %s" % (exc,))
+            error = OldOrder if getattr(exc, "code", None) == "order" else ValueError
+            raise error("not a saved PAC-MAN game: %s" % (exc,))
         return game
+
+
+class OldOrder(ValueError):
+    """A saved game played with PINKY before INKY (earlier versions) that cannot be
+    replayed in the printed order (PacMan.replay)."""
 
 
 def _direction(a, b):

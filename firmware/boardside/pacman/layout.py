@@ -7,15 +7,18 @@ and its squares or fences split by spaces or commas, in any case and order::
     pacman e2; ghosts d5 f5 d6 f6; pellets b2 h2 b8 h8; fences c4h f4h c5v f5v
 
 ``ghosts`` gives the start squares of BLINKY, PINKY, INKY and CLYDE, in that order
-(their turn order); squares and fences are Quoridor notation (a1-i9, ``e3h``,
-``d4v``). text() writes the canonical form: lower case, the sections in the order
-above, fences in the order given.
+(the arcade's numbering of the ghosts, kept so that every layout written keeps its
+meaning; they move in the printed order, TURN_ORDER); squares and fences are
+Quoridor notation (a1-i9, ``e3h``, ``d4v``). text() writes the canonical form: lower
+case, the sections in the order above, fences in the order given.
 
 A layout is checked when it is made (LayoutError, with a code and a message naming
 what is wrong): at most 20 fences (the box holds 20), each legal as in classic
 Quoridor (no overlap, no crossing, on the board; the classic engine places them), 4
 pellets and 5 start squares all on distinct squares, every pellet reachable by
-PAC-MAN and every ghost able to reach PAC-MAN's start. Rule (5) of classic Quoridor
+PAC-MAN, every ghost able to reach PAC-MAN's start, and PAC-MAN not boxed in by
+the ghosts at the start (a move of 2 squares that meets no ghost and does not come
+back where it began, or a step onto a pellet). Rule (5) of classic Quoridor
 (a way to a goal line) has no meaning here: PAC-MAN has no goal line.
 """
 
@@ -23,8 +26,15 @@ from boardside.mode import ModeError
 from boardside.quoridor import IllegalMove, Quoridor
 from boardside.quoridor.notation import FENCE, FENCES, OFF_BOARD, PASS, SQUARES, parse
 
-GHOSTS = "BPIC"  # turn order: BLINKY, PINKY, INKY, CLYDE
+# The ghosts' letters and names in the order layouts, records and saves list them
+# (the arcade's numbering: red, pink, cyan, orange)
+GHOSTS = "BPIC"
 GHOST_NAMES = ("BLINKY", "PINKY", "INKY", "CLYDE")
+# "each of the 4 Ghosts moves, in turn order", and the only order the rules print is
+# "BLINKY, INKY, PINKY and CLYDE" (English; 23 of the 24 languages): the ghosts'
+# numbers above in that order. Swapping two, it is its own inverse: TURN_ORDER[g] is
+# also the place of ghost g in the turn.
+TURN_ORDER = (0, 2, 1, 3)
 PELLETS = 4
 MAX_FENCES = 20
 SECTIONS = ("pacman", "ghosts", "pellets", "fences")
@@ -45,7 +55,7 @@ DEFAULT = ("pacman e2; ghosts e5 e6 d6 f6; pellets b2 h2 b8 h8; "
 class LayoutError(ModeError):
     """A layout the rules cannot be played on. ``code`` says what is wrong: syntax,
     fences, overlap, cross, off_board, pellets, starts, same_square, on_pellet,
-    unreachable, cut_off."""
+    unreachable, cut_off, boxed_in."""
 
     def __init__(self, message, code):
         super().__init__(message)
@@ -108,6 +118,27 @@ class Layout:
             steps[k + 2] = s - 9 if y > 0 and not board.wall(x, y, 2) else NO_STEP
             steps[k + 3] = s - 1 if x > 0 and not board.wall(x, y, 3) else NO_STEP
         self.steps = bytes(steps)
+        self._check_free()
+
+    def _check_free(self):
+        # PAC-MAN needs a move at the start under every house rule: a first step and a
+        # second that meet no ghost and do not come back where he began (a pellet ends
+        # the move where it lies). Boxed in by ghosts, under walk_into_ghost "blocked"
+        # he could only pass, and be caught until his lives were gone.
+        s = self.pacman
+        steps = self.steps
+        for d1 in range(4):
+            t1 = steps[s * 4 + d1]
+            if t1 == NO_STEP or t1 in self.ghosts:
+                continue
+            if t1 in self.pellets:
+                return
+            for d2 in range(4):
+                t2 = steps[t1 * 4 + d2]
+                if t2 != NO_STEP and t2 != s and t2 not in self.ghosts:
+                    return
+        raise LayoutError("PAC-MAN (%s) is boxed in at the start: every move meets a ghost "
+                          "or comes back where he began" % SQUARES[s], "boxed_in")
 
     def board(self):
         """A Quoridor board with this layout's fences placed (place_fixed)."""

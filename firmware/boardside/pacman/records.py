@@ -9,7 +9,7 @@ numbers ("1.") and comments ("#" to the end of the line)::
     # owners: 2 2 2 2
     # layout: pacman e2; ghosts e5 e6 d6 f6; pellets b2 h2 b8 h8; fences c5v f5v
     # sight: facing
-    1. e2-e3-e4 B:d6-e6 P:f6-f7 I:d5-d4 C:f5-f4
+    1. e2-e3-e4 B:d6-e6 I:d5-d4 P:f6-f7 C:f5-f4
 
 ``variant: pacman`` is what tells it from a classic record. ``owners`` says who
 plays BLINKY, PINKY, INKY and CLYDE: a player number (PAC-MAN's player is 1) or
@@ -31,14 +31,6 @@ from .layout import DEFAULT, parse_text
 FIELDS = ("variant", "players", "owners", "layout") + RULE_NAMES
 _ON = ("on", "true", "yes")
 _OFF = ("off", "false", "no")
-
-
-def is_pacman(text):
-    """Whether a record's header says ``variant: pacman``."""
-    for _, name, value in header_lines(text):
-        if name == "variant":
-            return value.lower() == "pacman"
-    return False
 
 
 def _rule_value(name, text):

@@ -86,8 +86,13 @@ def colour_index(colour):
 #               player reaches 10 points or more", which names no exception);
 #   "round_end" the final round is played to its end and the points are compared
 #               ("The round is finished ... All players tally their points").
-RULES = {"final_round_win": ("instant", "round_end")}
-DEFAULT_RULES = {"final_round_win": "instant"}
+# "others_shapes": a shape a turn forms in another player's colour
+#   "nobody"    scores for nobody: the turn scores "shapes in your player color"
+#   "owner"     scores for the player of that colour ("You can score points for 3
+#               types of shapes in your player color", whoever placed the card; "All
+#               players tally their points"), entered after the turn
+RULES = {"final_round_win": ("instant", "round_end"), "others_shapes": ("nobody", "owner")}
+DEFAULT_RULES = {"final_round_win": "instant", "others_shapes": "nobody"}
 
 
 def check_rule(name, value):

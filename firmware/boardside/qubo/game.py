@@ -40,7 +40,9 @@ MOVE = 1   # a card in the play area moved; a, b, c as for PLACE
 PASS = 2   # "Discard a card from your hand and take a new card from the deck."; no score
 LAST = 3   # the players told the device the last card was drawn; player: who drew it
 PILE = 4   # the players counted the cards left in the pile: a (player 0)
-KINDS = ("place", "move", "pass", "last_card", "pile")
+OTHER = 5  # shapes the last turn formed in another player's colour (house rule
+#            others_shapes "owner"); player: the player of that colour; a, b, c as PLACE
+KINDS = ("place", "move", "pass", "last_card", "pile", "shapes")
 TURNS = (PLACE, MOVE, PASS)
 # Cards a turn of each kind draws while the pile lasts. "After your turn, you fill up
 # your hand to 4 cards": a placed card leaves 3 in the hand, so one is drawn; a moved
@@ -337,8 +339,37 @@ class Game:
                 raise ModeError("the pile holds 1 to %d cards (%d shuffled, %d dealt)"
                                 % (most, self.deck, deal(self.players)))
             t.pile = a
+        elif kind == OTHER:
+            self._apply_other(t, e)
         else:
             raise ModeError("unknown entry kind %r" % (kind,))
+
+    def _apply_other(self, t, e):
+        kind, player, a, b, c = e
+        if self.rules["others_shapes"] != "owner":
+            raise ModeError("a shape in another player's colour scores for nobody (house "
+                            "rule qubo.others_shapes: owner counts it for that player)")
+        if not t.turns:
+            raise ModeError("no turn has been played yet")
+        by = self.player_of(t.turns - 1)
+        if not _is_int(player) or not 1 <= player <= self.players or player == by:
+            raise ModeError("shapes in another player's colour: a player other than %d, "
+                            "who played the last turn (their own shapes go with the turn)"
+                            % by)
+        for x, name in ((a, "small squares"), (b, "rectangles"), (c, "large squares")):
+            if not _is_int(x) or not 0 <= x <= MAX_SHAPES:
+                raise ModeError("%s: a whole number from 0 to %d" % (name, MAX_SHAPES))
+        if not (a or b or c):
+            raise ModeError("no shapes to enter for player %d" % player)
+        i = player - 1
+        t.scores[i] += points(a, b, c)
+        t.large[i] += c
+        if t.scores[i] >= WIN_POINTS and (
+                not t.final_end or self.rules["final_round_win"] == "instant"):
+            # "The game ends immediately when a player reaches 10 points or more. That
+            # player wins the game."
+            t.winners = [player]
+            t.by = BY_TEN
 
     def _last_card_drawn(self, t, player):
         # "The round is finished and the player at the right of the startplayer may
@@ -406,6 +437,12 @@ class Game:
         self._need("tell the device the last card was drawn", PLAY)
         drew = self.player_of(self.tally.turns - 1) if self.tally.turns else 0
         return self._record((LAST, drew, 0, 0, 0))
+
+    def shapes_for(self, player, small=0, rect=0, large=0):
+        """The shapes the last turn formed in another player's colour, for that player
+        (house rule others_shapes "owner"; refused otherwise)."""
+        self._need("enter shapes", PLAY)
+        return self._record((OTHER, player, small, rect, large))
 
     def correct_pile(self, cards):
         """The players counted the cards left in the pile (only with a deck size)."""
@@ -527,10 +564,11 @@ class Game:
         turns = before.turns if kind in TURNS else max(before.turns - 1, 0)
         d = {"n": self.dropped + i + 1, "kind": KINDS[kind], "player": player,
              "round": turns // self.players + 1}
-        if kind in TURNS:
+        if kind in TURNS or kind == OTHER:
             d["small"], d["rect"], d["large"] = e[2], e[3], e[4]
             d["points"] = points(e[2], e[3], e[4])
             d["score"] = after.scores[player - 1]
+        if kind in TURNS:
             if before.pile is not None:
                 d["drew"] = before.pile > 0 and after.pile < before.pile
             d["last_card"] = before.final_end == 0 and after.final_end > 0
@@ -558,11 +596,13 @@ class Game:
         for each player]], ...], None where the player has no turn (yet) kept."""
         rows = []
         for d in self.entries():
-            if d["kind"] not in ("place", "move", "pass"):
+            if d["kind"] not in ("place", "move", "pass", "shapes"):
                 continue
             if not rows or rows[-1][0] != d["round"]:
                 rows.append([d["round"], [None] * self.players])
-            rows[-1][1][d["player"] - 1] = d["points"]
+            cells = rows[-1][1]
+            p = d["player"] - 1
+            cells[p] = d["points"] + (cells[p] or 0)  # a player's shapes on another's turn
         return rows
 
     def result(self):
