@@ -56,17 +56,17 @@ def test_a_new_modes_settings_need_no_code(monkeypatch):
     assert reply["ok"] is False and "random, oldest" in reply["error"]
 
 
-def test_the_settings_screen_imports_no_mode():
+def test_the_settings_screen_imports_no_mode(monkeypatch):
     """The settings screen lists every mode's house rules from data: opening it, and
     the protocol's settings and set, load no game (on the chip, loading all six at once
     ran the heap out)."""
     import sys
-    app = App(Bits(1), 16, 16)
-    before = set(m for m in sys.modules if m.startswith("boardside.modes."))
-    for name in list(before):
-        modes.unload(name.split(".")[2])
     for m in [m for m in sys.modules if m.startswith("boardside.modes.")]:
-        del sys.modules[m]
+        monkeypatch.delitem(sys.modules, m)  # put back as they were after the test
+        parent, _, child = m.rpartition(".")
+        if hasattr(sys.modules[parent], child):
+            monkeypatch.delattr(sys.modules[parent], child)
+    app = App(Bits(1), 16, 16)
     while app.menu[app.menu_index] != "settings":
         app.event("press", "right", 0)
     app.event("press", "a", 0)
@@ -77,8 +77,6 @@ def test_the_settings_screen_imports_no_mode():
                  b'"value": "coily,red_ball,green_ball,slick,ugg,wrong_way"}'):
         assert json.loads(protocol.handle_line(app, line, 30))["ok"]
     loaded = [m for m in sys.modules if m.startswith("boardside.modes.")]
-    for m in before:  # as the other tests found them
-        __import__(m)
     assert loaded == [], loaded
 
 
