@@ -6,10 +6,11 @@ STAMP := $(VENV)/.installed
 MPVM := tests/micropython_vm
 MPVM_STAMP := $(MPVM)/node_modules/.installed
 
-.PHONY: run install test test-all fuzz bench docs-images lint clean help
+.PHONY: run web install test test-all fuzz bench docs-images lint clean help
 
 help:
 	@echo "make run       start the simulated device in this terminal"
+	@echo "make web       the device in a web page: build out/web and serve it on localhost"
 	@echo "make test      install what is needed and run all test layers"
 	@echo "make test-all  the tests plus the long ones (cross-checks, fuzz)"
 	@echo "make fuzz      the long fault-injection and serial fuzz runs"
@@ -20,6 +21,11 @@ help:
 
 run: $(STAMP)
 	$(BIN)/boardside sim
+
+# The device in a web page, on the MicroPython WebAssembly build the VM tests pin
+# (docs/browser.md); WEB_ARGS=--no-serve only builds it.
+web: $(STAMP) $(MPVM_STAMP)
+	$(BIN)/boardside web $(WEB_ARGS)
 
 install: $(STAMP) $(MPVM_STAMP)
 
