@@ -137,3 +137,12 @@ def server(out, port=0, host="127.0.0.1"):
     """An HTTP server of the folder (not started): ``.server_address`` has the port."""
     handler = functools.partial(_Handler, directory=out)
     return _Server((host, port), handler)
+
+
+def serve_in_thread(out):
+    """Serve the folder from a background thread on a free port: (server, url).
+    ``server.shutdown()`` stops it."""
+    import threading
+    srv = server(out)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return srv, "http://127.0.0.1:%d/" % srv.server_address[1]

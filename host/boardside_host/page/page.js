@@ -24,7 +24,7 @@ const virtual = params.get("clock") === "virtual";
 const $ = (id) => document.getElementById(id);
 const page = {
   ready: false, error: null, bootMs: null, frames: 0, leds: "", lines: [],
-  latencies: [], virtual,
+  latencies: [], painted: [], virtual,
 };
 window.boardside = page;
 
@@ -54,6 +54,90 @@ function powerCut(erase) {
 }
 $("power").addEventListener("click", () => powerCut(false));
 $("blank").addEventListener("click", () => powerCut(true));
+
+// -- the flash in the browser's storage, enciphered ------------------------------------
+// The save file holds a hidden roll as it is (the firmware seals it against edits, it
+// does not encipher it), so the copy kept in localStorage is enciphered with ChaCha20
+// (RFC 8439) under a random key kept apart, in IndexedDB: the storage never holds a
+// hidden value in plain form. (Anyone with the browser's developer tools can still
+// read both, as a computer at the board's REPL can read its flash: docs/browser.md.)
+const SIGMA = [0x61707865, 0x3320646e, 0x79622d32, 0x6b206574];
+function chacha20(key, nonce, data) {
+  const words = (bytes, n) => {
+    const v = new DataView(bytes.buffer, bytes.byteOffset, 4 * n);
+    return Array.from({ length: n }, (_, i) => v.getUint32(4 * i, true));
+  };
+  const k = words(key, 8), n = words(nonce, 3);
+  const s = new Uint32Array(16), x = new Uint32Array(16), out = new Uint8Array(data.length);
+  const qr = (a, b, c, d) => {
+    x[a] += x[b]; x[d] ^= x[a]; x[d] = (x[d] << 16) | (x[d] >>> 16);
+    x[c] += x[d]; x[b] ^= x[c]; x[b] = (x[b] << 12) | (x[b] >>> 20);
+    x[a] += x[b]; x[d] ^= x[a]; x[d] = (x[d] << 8) | (x[d] >>> 24);
+    x[c] += x[d]; x[b] ^= x[c]; x[b] = (x[b] << 7) | (x[b] >>> 25);
+  };
+  for (let off = 0, block = 1; off < data.length; off += 64, block++) {
+    s.set(SIGMA, 0); s.set(k, 4); s[12] = block; s.set(n, 13);
+    x.set(s);
+    for (let i = 0; i < 10; i++) {
+      qr(0, 4, 8, 12); qr(1, 5, 9, 13); qr(2, 6, 10, 14); qr(3, 7, 11, 15);
+      qr(0, 5, 10, 15); qr(1, 6, 11, 12); qr(2, 7, 8, 13); qr(3, 4, 9, 14);
+    }
+    for (let i = 0; i < 16; i++) x[i] += s[i];
+    for (let i = 0; i < 64 && off + i < data.length; i++) {
+      out[off + i] = data[off + i] ^ ((x[i >> 2] >>> (8 * (i & 3))) & 255);
+    }
+  }
+  return out;
+}
+const b64 = (bytes) => {
+  let t = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    t += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(t);
+};
+const unb64 = (text) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+const SEALED = "chacha20:";
+let flashCipherKey = null;
+
+function idb(run) {
+  return new Promise((resolve, reject) => {
+    const open = indexedDB.open("boardside", 1);
+    open.onupgradeneeded = () => open.result.createObjectStore("keys");
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const tx = open.result.transaction("keys", "readwrite");
+      const req = run(tx.objectStore("keys"));
+      tx.oncomplete = () => { open.result.close(); resolve(req.result); };
+      tx.onerror = () => reject(tx.error);
+    };
+  });
+}
+async function storageKey() {
+  let key = await idb((store) => store.get("flash"));
+  if (!(key instanceof Uint8Array)) {
+    key = crypto.getRandomValues(new Uint8Array(32));
+    await idb((store) => store.put(key, "flash"));
+  }
+  return key;
+}
+function sealFlash(files) {
+  const nonce = crypto.getRandomValues(new Uint8Array(12));
+  const body = chacha20(flashCipherKey, nonce, new TextEncoder().encode(files));
+  const all = new Uint8Array(12 + body.length);
+  all.set(nonce);
+  all.set(body, 12);
+  return SEALED + b64(all);
+}
+function openFlash(stored) {
+  if (!stored) return "{}";
+  if (!stored.startsWith(SEALED)) throw new Error("not a kept flash");
+  const all = unb64(stored.slice(SEALED.length));
+  const files = new TextDecoder().decode(chacha20(flashCipherKey, all.subarray(0, 12),
+    all.subarray(12)));
+  JSON.parse(files); // a wrong key gives garbage, not JSON
+  return files;
+}
 
 // -- the console pane ------------------------------------------------------------------
 const decoder = new TextDecoder();
@@ -152,7 +236,7 @@ function keepFlash(force) {
   lastSync = now;
   const files = ob.flash_files();
   if (files !== kept) {
-    localStorage.setItem(flashKey, files);
+    localStorage.setItem(flashKey, sealFlash(files));
     kept = files;
   }
 }
@@ -164,8 +248,10 @@ function show(frames) {
   if (leds === page.leds) return;
   page.leds = leds;
   draw();
-  if (pressAt !== null) {
-    page.latencies.push(performance.now() - pressAt);
+  if (pressAt !== null) {  // from the input event to the frame on the canvas, and painted
+    const at = pressAt;
+    page.latencies.push(performance.now() - at);
+    requestAnimationFrame(() => page.painted.push(performance.now() - at));
     pressAt = null;
   }
 }
@@ -193,7 +279,7 @@ function fail(e) {
 
 // -- buttons: on-screen (mouse, touch: pointer events) and keys --------------------------
 const down = new Set(); // what holds each button: "key:j", "pointer:3", ...
-function setButton(name, holder, on) {
+function setButton(name, holder, on, at) {
   if (!cfg) return;
   const before = [...down].some((h) => h.endsWith("/" + name));
   if (on) down.add(holder + "/" + name); else down.delete(holder + "/" + name);
@@ -202,7 +288,7 @@ function setButton(name, holder, on) {
   document.querySelectorAll(`[data-button="${name}"]`).forEach((b) => b.classList.toggle("down", now));
   const level = (now ? 1 : 0) ^ (cfg.active_low ? 1 : 0);
   ob.press(cfg.buttons[name], level);
-  pressAt = performance.now();
+  pressAt = at === undefined ? performance.now() : at;
   if (!virtual) pass(); // the pin's edge wakes the loop at once
 }
 for (const b of document.querySelectorAll("[data-button]")) {
@@ -210,7 +296,7 @@ for (const b of document.querySelectorAll("[data-button]")) {
   b.addEventListener("pointerdown", (e) => {
     unmute();
     b.setPointerCapture(e.pointerId);
-    setButton(name, "pointer:" + e.pointerId, true);
+    setButton(name, "pointer:" + e.pointerId, true, e.timeStamp);
     e.preventDefault();
   });
   for (const type of ["pointerup", "pointercancel", "lostpointercapture"]) {
@@ -225,7 +311,7 @@ window.addEventListener("keydown", (e) => {
   if (!name) return;
   e.preventDefault();
   unmute();
-  if (!e.repeat) setButton(name, "key:" + e.code, true);
+  if (!e.repeat) setButton(name, "key:" + e.code, true, e.timeStamp);
 });
 window.addEventListener("keyup", (e) => {
   const name = KEYS[e.key];
@@ -269,6 +355,7 @@ page.advance = (ms) => {
 };
 page.write = (text) => ob.serial_in(text);
 page.hardware = () => ({ name: hw.name, ...cfg });
+page.flash = () => ob.flash_files(); // the VM's own files (JSON {name: hex}), for tests
 
 window.addEventListener("pagehide", () => {
   if (!ob || skipStop || page.error) return;
@@ -297,14 +384,21 @@ async function main() {
   }
   mp.runPython("import sys\nsys.path.insert(0, '/lib')");
   ob = mp.pyimport("boardside.device.on_browser");
-  kept = localStorage.getItem(flashKey) || "{}";
+  flashCipherKey = await storageKey();
+  let problem = "";
+  try {
+    kept = openFlash(localStorage.getItem(flashKey));
+  } catch (e) {
+    kept = "{}"; // the key went (site data cleared in part): a blank flash
+    problem = ", the kept flash could not be opened: blank";
+  }
   ob.load_flash(kept);
   if (virtual) ob.virtual_clock(true);
   cfg = JSON.parse(ob.boot(hw.text));
   saves = ob.saves();
   $("shake").hidden = cfg.tilt === null;
   $("status").textContent = `${hw.name}: ${cfg.width}x${cfg.height}` +
-    (virtual ? ", virtual clock" : "");
+    (virtual ? ", virtual clock" : "") + problem;
   if (virtual) show(ob.advance(1)); else pass();
   page.bootMs = performance.now() - t0;
   page.ready = true;

@@ -1,4 +1,5 @@
-"""Headless Chromium driven over the DevTools protocol, through a pipe.
+"""Headless Chromium driven over the DevTools protocol, through a pipe (for the page
+of `boardside web`: its tests, its benchmark and the README's screenshots).
 
 Chromium started with ``--remote-debugging-pipe`` reads protocol messages
 (JSON, each ended by a NUL byte) on its file descriptor 3 and writes replies and
@@ -154,7 +155,7 @@ class Page:
 
     def key(self, kind, key, code, text=None, vk=0):
         params = {"type": kind, "key": key, "code": code, "windowsVirtualKeyCode": vk}
-        if text and kind == "keyDown":
+        if text and len(text) == 1 and kind == "keyDown":
             params["text"] = text
         self.send("Input.dispatchKeyEvent", params)
 
@@ -169,3 +170,19 @@ class Page:
         with open(path, "wb") as f:
             f.write(base64.b64decode(data))
         return path
+
+
+def available():
+    """The Chromium executable, or None."""
+    return CHROMIUM if CHROMIUM and os.path.exists(CHROMIUM) else None
+
+
+def open_device(browser, url, query="", timeout=30):
+    """A tab with the page at ``url`` + ``query``, booted (window.boardside.ready)."""
+    page = browser.new_page()
+    page.goto(url + query)
+    page.wait_for("window.boardside && (boardside.ready || boardside.error)", timeout)
+    error = page.eval("boardside.error")
+    if error:
+        raise BrowserError("the page stopped: %s" % error)
+    return page
