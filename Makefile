@@ -62,9 +62,11 @@ fuzz: $(STAMP) $(MPVM_STAMP)
 	PYTHONHASHSEED=0 BOARDSIDE_FUZZ_N=1000000 BOARDSIDE_FUZZ_SIM_N=20000 BOARDSIDE_FAULT_ROUNDS=200 \
 		$(BIN)/python -m pytest -s -p no:cacheprovider tests/test_fuzz.py tests/test_faults.py
 
-# The README's pictures of the grid, as the LEDs show them (host/boardside_host/docimages.py)
-docs-images: $(STAMP)
+# The README's pictures of the grid, as the LEDs show them (host/boardside_host/docimages.py),
+# and the page of `boardside web` in each mode, where Chromium is installed (webshots.py)
+docs-images: $(STAMP) $(MPVM_STAMP)
 	$(BIN)/python -m boardside_host.docimages docs/img
+	$(BIN)/python -m boardside_host.webshots docs/img
 
 clean:
 	rm -rf $(VENV) $(MPVM)/node_modules build out .pytest_cache

@@ -81,8 +81,7 @@ class Pair:
 
     def __init__(self, site, hw_name=None, hw_file=None):
         query = "?clock=virtual" + ("&hw=" + hw_name if hw_name else "")
-        self.page = chromium.open_device(site["browser"], site["url"], query)
-        self.page.eval("localStorage.clear()")  # a fresh flash for the next tab too
+        self.page = chromium.open_device(site["browser"], site["url"], query, blank=True)
         self.sim = SimBoard(hardware_file=hw_file, seed=1)
         self.sim.boot()
         self.advance(49)  # SimBoard.boot ran the device for 50 ms; the page's first pass: 1
@@ -193,10 +192,8 @@ def reopen(site, page, button):
 
 
 def test_a_game_survives_a_reload_and_the_blank_button_erases_it(site):
-    page = chromium.open_device(site["browser"], site["url"], "?clock=virtual")
+    page = chromium.open_device(site["browser"], site["url"], "?clock=virtual", blank=True)
     try:
-        page.eval("localStorage.clear()")
-        reopen(site, page, "#power")  # start from an empty flash
         assert request(page, {"cmd": "mode", "name": "dice"})["ok"]
         state = request(page, {"cmd": "act", "action": "roll"})
         assert state["ok"] and state["rolls"] == 1
@@ -215,10 +212,8 @@ def test_a_game_survives_a_reload_and_the_blank_button_erases_it(site):
 
 
 def test_a_hidden_roll_is_not_in_the_pages_text_console_or_storage(site):
-    page = chromium.open_device(site["browser"], site["url"], "?clock=virtual")
+    page = chromium.open_device(site["browser"], site["url"], "?clock=virtual", blank=True)
     try:
-        page.eval("localStorage.clear()")
-        reopen(site, page, "#power")
         request(page, {"cmd": "mode", "name": "dice"})
         request(page, {"cmd": "act", "action": "choose",
                        "args": {"sides": 20, "secret": True}})
@@ -256,7 +251,7 @@ def test_the_page_boots_to_the_menu_and_answers_presses_quickly(site):
     """Real time: boot to the menu, then the time from a key press to its frame on the
     canvas (targets: bench/web_speed.py; asserted here only loosely)."""
     t0 = time.monotonic()
-    page = chromium.open_device(site["browser"], site["url"], "")
+    page = chromium.open_device(site["browser"], site["url"], "", blank=True)
     try:
         wall = time.monotonic() - t0
         boot_ms = page.eval("boardside.bootMs")

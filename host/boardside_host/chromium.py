@@ -177,11 +177,16 @@ def available():
     return CHROMIUM if CHROMIUM and os.path.exists(CHROMIUM) else None
 
 
-def open_device(browser, url, query="", timeout=30):
-    """A tab with the page at ``url`` + ``query``, booted (window.boardside.ready)."""
-    page = browser.new_page()
+def open_device(browser, url, query="", timeout=30, blank=False, width=1000, height=800):
+    """A tab with the page at ``url`` + ``query``, booted (window.boardside.ready);
+    with ``blank`` its flash erased first (the page's blank button)."""
+    page = browser.new_page(width, height)
     page.goto(url + query)
     page.wait_for("window.boardside && (boardside.ready || boardside.error)", timeout)
+    if blank:
+        page.eval("window.beforeReload = 1; document.getElementById('blank').click()")
+        page.wait_for("!window.beforeReload && window.boardside && "
+                      "(boardside.ready || boardside.error)", timeout)
     error = page.eval("boardside.error")
     if error:
         raise BrowserError("the page stopped: %s" % error)

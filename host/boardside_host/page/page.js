@@ -41,16 +41,16 @@ for (const h of bundle.hardware) {
 }
 $("hardware").addEventListener("change", (e) => {
   localStorage.setItem("boardside:hw", e.target.value);
-  powerCut(false);
+  const url = new URL(location.href);
+  url.searchParams.set("hw", e.target.value);
+  location.replace(url.href); // (a clean stop first: pagehide)
 });
 
 let skipStop = false;
 function powerCut(erase) {
   skipStop = true; // no clean stop: the flash holds what was written, as after a cut
   if (erase) localStorage.removeItem(flashKey);
-  const url = new URL(location.href);
-  url.searchParams.delete("hw");
-  location.replace(url.href);
+  location.reload();
 }
 $("power").addEventListener("click", () => powerCut(false));
 $("blank").addEventListener("click", () => powerCut(true));
@@ -158,7 +158,12 @@ function serialOut(bytes) {
   while ((i = pending.indexOf("\n")) >= 0) {
     const line = pending.slice(0, i).replace(/\r$/, "");
     pending = pending.slice(i + 1);
-    logLine(line, line.startsWith('{"event"') ? "event" : line.startsWith('{"ok"') ? "reply" : "");
+    let kind = "";
+    try {
+      const msg = JSON.parse(line);
+      kind = "event" in msg ? "event" : "ok" in msg ? "reply" : "";
+    } catch (e) { /* a line that is not JSON: a traceback, a message */ }
+    logLine(line, kind);
   }
 }
 
@@ -400,7 +405,8 @@ async function main() {
   $("status").textContent = `${hw.name}: ${cfg.width}x${cfg.height}` +
     (virtual ? ", virtual clock" : "") + problem;
   if (virtual) show(ob.advance(1)); else pass();
-  page.bootMs = performance.now() - t0;
+  page.bootMs = performance.now() - t0;  // the VM, the firmware, the boot
+  page.readyAt = performance.now();      // since the page was opened (navigation)
   page.ready = true;
   if (!virtual) setTimeout(loop, TICK_MS);
 }
