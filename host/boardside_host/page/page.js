@@ -169,6 +169,8 @@ function serialOut(bytes) {
 
 // -- sound: the buzzer's square wave, muted until the page is touched --------------------
 let audio = null, osc = null, gain = null;
+// (after the press's frame is painted: starting Web Audio takes a while)
+const unmuteSoon = () => { if (!audio) setTimeout(unmute, 30); };
 function unmute() {
   if (audio) return;
   try {
@@ -299,7 +301,7 @@ function setButton(name, holder, on, at) {
 for (const b of document.querySelectorAll("[data-button]")) {
   const name = b.dataset.button;
   b.addEventListener("pointerdown", (e) => {
-    unmute();
+    unmuteSoon();
     b.setPointerCapture(e.pointerId);
     setButton(name, "pointer:" + e.pointerId, true, e.timeStamp);
     e.preventDefault();
@@ -315,7 +317,7 @@ window.addEventListener("keydown", (e) => {
   const name = KEYS[e.key];
   if (!name) return;
   e.preventDefault();
-  unmute();
+  unmuteSoon();
   if (!e.repeat) setButton(name, "key:" + e.code, true, e.timeStamp);
 });
 window.addEventListener("keyup", (e) => {
