@@ -64,7 +64,13 @@ def site(tmp_path_factory):
         "grid8": variant(tmp, "grid8", width=8, height=8),
         "grid17": variant(tmp, "grid17", width=17, height=17, layout="rows"),
         "rotated": variant(tmp, "rotated", rotation=90, flip_x=True),
+        "tilt": variant(tmp, "tilt"),
     }
+    with open(extra["tilt"]) as f:
+        data = json.load(f)
+    data["tilt"]["pin"] = 18
+    with open(extra["tilt"], "w") as f:
+        json.dump(data, f)
     out = webpage.build(os.path.join(tmp, "site"), list(extra.values()))
     srv, url = webpage.serve_in_thread(out)
     browser = chromium.Browser()
@@ -167,6 +173,62 @@ def test_other_hardware_files_show_the_simulators_frames(site, name):
         pair.same("quoridor after up")
     finally:
         pair.close()
+
+
+def test_the_hardware_picked_in_the_page_is_the_one_it_runs(site):
+    page = chromium.open_device(site["browser"], site["url"], "?clock=virtual", blank=True)
+    try:
+        assert page.eval("boardside.hardware()")["name"] == "boardside"
+        names = page.eval("[...document.querySelectorAll('#hardware option')]"
+                          ".map((o) => o.value)")
+        assert {"boardside", "grid8", "grid17", "rotated", "tilt"} <= set(names)
+        assert page.eval("document.getElementById('shake').hidden")  # no tilt switch
+        page.eval("window.beforeReload = 1; const s = document.getElementById('hardware');"
+                  "s.value = 'grid8'; s.dispatchEvent(new Event('change'))")
+        page.wait_for("!window.beforeReload && window.boardside && boardside.ready")
+        hw = page.eval("boardside.hardware()")
+        assert (hw["name"], hw["width"], hw["height"]) == ("grid8", 8, 8)
+        page.eval("boardside.advance(100)")
+        assert len(page.eval("boardside.leds")) == 8 * 8 * 3 * 2
+    finally:
+        page.eval("localStorage.removeItem('boardside:hw')")
+        page.send("Page.close")
+
+
+def test_the_shake_button_shakes_where_there_is_a_tilt_switch(site):
+    pair = Pair(site, "tilt", site["extra"]["tilt"])
+    try:
+        page = pair.page
+        assert not page.eval("document.getElementById('shake').hidden")
+        pair.tap("a")  # Dice
+        pair.advance(300)
+        pair.same("dice")
+        assert request(page, {"cmd": "state"})["state"]["rolls"] == 0
+        x, y = page.center("#shake")
+        page.mouse("mousePressed", x, y)
+        page.mouse("mouseReleased", x, y)  # a click: 600 ms of rattle on the virtual clock
+        pair.sim.shake()  # (the same rattle, then 500 ms)
+        page.eval("boardside.advance(500)")
+        assert request(page, {"cmd": "state"})["state"]["rolls"] == 1
+        assert pair.sim.request({"cmd": "state"})["state"]["rolls"] == 1
+    finally:
+        pair.close()
+
+
+def test_nothing_is_fetched_from_elsewhere(site):
+    browser = site["browser"]
+    page = browser.new_page()
+    try:
+        page.send("Network.enable")
+        page.goto(site["url"])
+        page.wait_for("window.boardside && (boardside.ready || boardside.error)")
+        urls = [e["params"]["request"]["url"] for e in browser.events
+                if e.get("method") == "Network.requestWillBeSent"
+                and e.get("sessionId") == page.session]
+        assert any(u.endswith("micropython.wasm") for u in urls), urls
+        assert all(u.startswith(site["url"]) for u in urls), urls
+    finally:
+        page.send("Page.close")
 
 
 def request(page, req):

@@ -250,6 +250,8 @@ def boot(hw_text):
     from boardside.device import Device
     hw = hardware.load(hw_text)
     device = Device(hw)
+    if hw.tilt_pin is not None:
+        _pins[hw.tilt_pin].level = 0  # the tilt switch's ball rests on its contacts
     device.start()
     _device[0] = device
     return json.dumps({
