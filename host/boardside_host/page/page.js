@@ -9,6 +9,8 @@ import { loadMicroPython } from "./micropython.mjs";
 import bundle from "./bundle.js";
 
 const TICK_MS = 4;          // a main-loop pass this often (the board's loop: at most 5 ms)
+const IDLE_TICK_MS = 20;    // ...or this often once nothing has moved for IDLE_AFTER_MS
+const IDLE_AFTER_MS = 1000; // (a press is a pass at once either way: see setButton)
 const SYNC_MS = 2000;       // the flash is compared with the kept copy at least this often
 const LOG_LINES = 400;      // lines kept in the console pane
 const KEYS = {
@@ -254,6 +256,7 @@ function show(frames) {
   const leds = ob.leds();
   if (leds === page.leds) return;
   page.leds = leds;
+  activeAt = performance.now();
   draw();
   if (pressAt !== null) {  // from the input event to the frame on the canvas, and painted
     const at = pressAt;
@@ -272,10 +275,12 @@ function pass() {
   }
 }
 
+let activeAt = 0;  // the last press, release or new frame (performance.now)
 function loop() {
   if (page.error) return;
   pass();
-  setTimeout(loop, TICK_MS);
+  const idle = down.size === 0 && performance.now() - activeAt > IDLE_AFTER_MS;
+  setTimeout(loop, idle ? IDLE_TICK_MS : TICK_MS);
 }
 
 function fail(e) {
@@ -296,6 +301,7 @@ function setButton(name, holder, on, at) {
   const level = (now ? 1 : 0) ^ (cfg.active_low ? 1 : 0);
   ob.press(cfg.buttons[name], level);
   pressAt = at === undefined ? performance.now() : at;
+  activeAt = performance.now();
   if (!virtual) pass(); // the pin's edge wakes the loop at once
 }
 for (const b of document.querySelectorAll("[data-button]")) {
