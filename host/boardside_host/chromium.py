@@ -131,7 +131,12 @@ class Page:
     def wait_for(self, expression, timeout=20):
         deadline = time.monotonic() + timeout
         while True:
-            value = self.eval(expression)
+            try:
+                value = self.eval(expression)
+            except BrowserError as e:  # asked while the page was being replaced: again
+                if "navigated" not in str(e) and "context" not in str(e):
+                    raise
+                value = None
             if value:
                 return value
             if time.monotonic() > deadline:
