@@ -6,10 +6,12 @@ STAMP := $(VENV)/.installed
 MPVM := tests/micropython_vm
 MPVM_STAMP := $(MPVM)/node_modules/.installed
 
-.PHONY: run install test test-all fuzz bench docs-images lint clean help firmware firmware-stock
+.PHONY: run web install test test-all fuzz bench docs-images lint clean help firmware \
+	firmware-stock
 
 help:
 	@echo "make run       start the simulated device in this terminal"
+	@echo "make web       the device in a web page: build out/web and serve it on localhost"
 	@echo "make test      install what is needed and run all test layers"
 	@echo "make test-all  the tests plus the long ones (cross-checks, fuzz)"
 	@echo "make fuzz      the long fault-injection and serial fuzz runs"
@@ -22,6 +24,11 @@ help:
 
 run: $(STAMP)
 	$(BIN)/boardside sim
+
+# The device in a web page, on the MicroPython WebAssembly build the VM tests pin
+# (docs/browser.md); WEB_ARGS=--no-serve only builds it.
+web: $(STAMP) $(MPVM_STAMP)
+	$(BIN)/boardside web $(WEB_ARGS)
 
 install: $(STAMP) $(MPVM_STAMP)
 
@@ -58,10 +65,12 @@ fuzz: $(STAMP) $(MPVM_STAMP)
 	PYTHONHASHSEED=0 BOARDSIDE_FUZZ_N=1000000 BOARDSIDE_FUZZ_SIM_N=20000 BOARDSIDE_FAULT_ROUNDS=200 \
 		$(BIN)/python -m pytest -s -p no:cacheprovider tests/test_fuzz.py tests/test_faults.py
 
-# The docs' pictures: the grid as the LEDs show it, and the PAC-MAN diagrams
-# (host/boardside_host/docimages.py, pacman_picture.py)
-docs-images: $(STAMP)
+# The docs' pictures: the grid as the LEDs show it, the PAC-MAN diagrams
+# (host/boardside_host/docimages.py, pacman_picture.py), and the page of `boardside web`
+# in each mode, where Chromium is installed (webshots.py)
+docs-images: $(STAMP) $(MPVM_STAMP)
 	$(BIN)/python -m boardside_host.docimages docs/img
+	$(BIN)/python -m boardside_host.webshots docs/img
 
 # MicroPython v1.28.0's sources with the rp2 submodules: a tree or an archive (README,
 # "Build the image"). Nothing is downloaded; the default is the archive kept beside

@@ -75,6 +75,46 @@ def do_sim(args):
         board.close()
 
 
+# -- web ------------------------------------------------------------------------------------
+def args_web(p):
+    p.add_argument("--out", metavar="DIR",
+                   help="folder to build the page into (default: out/web)")
+    p.add_argument("--hardware", metavar="FILE", action="append", default=[],
+                   help="a hardware description to offer besides hardware/*.json "
+                        "(repeatable)")
+    p.add_argument("--port", type=int, default=8000,
+                   help="port on localhost to serve it on (default: 8000; 0: any free one)")
+    p.add_argument("--no-serve", action="store_true",
+                   help="only build the folder (it works from any static web server)")
+
+
+def do_web(args):
+    from boardside_host import webpage
+    for path in args.hardware:
+        if not os.path.exists(path):
+            raise _error("no such hardware file: %s" % path, 2)
+    try:
+        out = webpage.build(args.out, args.hardware)
+    except webpage.WebBuildError as e:
+        raise _error(str(e), 2)
+    print("built %s (%d KB)" % (out, (webpage.folder_bytes(out) + 1023) // 1024))
+    if args.no_serve:
+        return 0
+    try:
+        srv = webpage.server(out, args.port)
+    except OSError as e:
+        raise _error("cannot serve on port %d: %s (try --port 0)" % (args.port, e), 2)
+    print("serving the device on http://127.0.0.1:%d/ (Ctrl-C stops)"
+          % srv.server_address[1], flush=True)
+    try:
+        srv.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        srv.server_close()
+    return 0
+
+
 # -- log ------------------------------------------------------------------------------------
 def args_log(p):
     p.add_argument("--max", type=int, default=4096, metavar="CHARS",
@@ -151,6 +191,8 @@ TABLE = {
     "sim": (do_sim, "run the simulated device (terminal view, or headless with a pty)",
             args_sim),
 }
+TABLE["web"] = (do_web, "the device in a web page: build it (out/web) and serve it on "
+                "localhost", args_web)
 TABLE.update(boardcmds.TABLE)
 TABLE["log"] = (do_log, "print the board's crash log (tracebacks of what went wrong)", args_log)
 TABLE["quoridor"] = (do_quoridor, "Quoridor tools: check a game record, export the board's "

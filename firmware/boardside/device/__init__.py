@@ -30,7 +30,14 @@ from boardside.events import BUTTONS, MENU, PAD, PRESS, RELEASE
 if sys.implementation.name == "circuitpython":
     from boardside.device import on_circuitpython as drivers
 else:
-    from boardside.device import on_micropython as drivers
+    try:
+        import machine  # every MicroPython board has it
+    except ImportError:  # ...a web page has none: the WebAssembly port (web/)
+        machine = None
+    if machine is None:
+        from boardside.device import on_browser as drivers
+    else:
+        from boardside.device import on_micropython as drivers
 
 HARDWARE_FILE = "hardware.json"
 POLL_MS = 5            # longest sleep between passes; a button's edge ends it within 1 ms
@@ -553,7 +560,8 @@ class Device:
         self.output.write(self.app.canvas, self.strip.buf)
         self.strip.write()
 
-    def run(self):
+    def start(self):
+        """What comes before the main loop: the boot line, the watchdog."""
         global looping
         self.send(protocol.event_line({"event": "boot", "protocol": protocol.VERSION}))
         for event in self.early:
@@ -561,8 +569,21 @@ class Device:
         self.early = None
         drivers.start_watchdog()
         looping = True  # boot.py's feeding timer stands aside (see watchdog.py)
+
+    def turn(self):
+        """One pass of the loop and its watchdog feed, without the sleep (a web page
+        calls this from its own timer: on_browser)."""
         try:
-            while True:
+            self.step()
+            self.crash_streak = 0
+        except Exception as e:  # a bug in a mode must not stop the device
+            self.recover(e)
+        drivers.feed_watchdog()
+
+    def run(self):
+        self.start()
+        try:
+            while True:  # turn() inline: one call less in every pass on the chip
                 try:
                     self.step()
                     self.crash_streak = 0
