@@ -134,7 +134,8 @@ def test_x_says_the_reference_build_has_no_tilt_switch(board):
 
 
 def test_p_saves_into_the_folder_given_and_says_where(board, tmp_path):
-    view, wall = view_of(board, png_dir=str(tmp_path / "shots"))
+    # a terminal wide enough for the whole path (the log pane is as wide as the terminal)
+    view, wall = view_of(board, png_dir=str(tmp_path / "shots"), columns=lambda: 400)
     view.keys("p")
     run(view, wall, 20)
     path = tmp_path / "shots" / "boardside-frame-1.png"
