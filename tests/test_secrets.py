@@ -295,14 +295,18 @@ def test_an_edited_save_file_is_detected_and_marked(board):
     match_on_flash(board)
     path = board.flash.real("state.sav")
     data = open(path, "rb").read()
-    head, body = data.split(b"\n", 1)
+    at = data.index(b" qbert ")
+    start = data.rindex(b"BSAV", 0, at)
+    end = data.index(b"\n", at)
+    fields = data[start:end].split(b" ")
+    body = data[end + 1:end + 1 + int(fields[2])]
+    rest = data[end + 1 + int(fields[2]):]
     state = json.loads(body)
-    state["modes"]["qbert"]["match"]["pegs"][0] = 20
+    state["match"]["pegs"][0] = 20
     body = json.dumps(state, separators=(",", ":")).encode()
-    fields = head.split(b" ")
     fields[2] = str(len(body)).encode()
-    fields[3] = b"%08x" % savefile.crc32(body)
-    open(path, "wb").write(b" ".join(fields) + b"\n" + body)
+    fields[3] = b"%08x" % savefile.record_crc(fields[4] + b" " + fields[5], body)
+    open(path, "wb").write(data[:start] + b" ".join(fields) + b"\n" + body + rest)
     board.read_serial()
     board.power_cycle()
     e = restore_event(board)

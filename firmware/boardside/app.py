@@ -503,19 +503,27 @@ class App:
     def restore(self, data, now_ms, unverified=None):
         """Put a saved state back. A mode whose part does not fit (its restore()
         raises ValueError) starts afresh alone: its name goes to ``reset_modes`` and
-        the other modes keep their games. ``unverified`` is the reason the state
-        cannot be vouched for (docs/persistence.md), told to every restored mode."""
+        the other modes keep their games. A top-level field that does not fit (the
+        screen, the menu position, the settings) is left at its default alone and
+        named in ``bad_fields``. ``unverified`` is the reason the state cannot be
+        vouched for (docs/persistence.md), told to every restored mode."""
         if not isinstance(data, dict) or not isinstance(data.get("modes"), dict):
             raise ValueError("saved state is not an app state")
+        self.bad_fields = []
         settings = data.get("settings", {})
         if isinstance(settings, dict):
             self.ctx.settings.clear()
             self.ctx.settings.update(settings)
             self._led = self._sound = self._dim = None
+        else:
+            self.bad_fields.append("settings")
         self.instances = {}
         self.parked = {}
         self.reset_modes = []
         screen = data.get("screen", MENU_SCREEN)
+        if not isinstance(screen, str):
+            self.bad_fields.append("screen")
+            screen = MENU_SCREEN
         # one mode loaded at a time: each is checked by its own restore(), then
         # parked, but the one on screen
         for name, state in data["modes"].items():
@@ -533,5 +541,9 @@ class App:
         idx = data.get("menu_index", 0)
         if isinstance(idx, int) and 0 <= idx < len(self.menu):
             self.menu_index = idx
+        elif "menu_index" in data:
+            self.bad_fields.append("menu_index")
         self.current = screen if screen in self.instances else None
         self.dirty = True
+
+    bad_fields = ()  # top-level fields of the last restore that did not fit

@@ -128,6 +128,8 @@ class Device:
             self.log.write("boot: the saved game of %s did not fit and was started afresh"
                            % ", ".join(event["reset_modes"]))
             self.notice("cross", ORANGE)
+        if event.get("lost"):  # (the store logged which parts, and where the file went)
+            self.notice("cross", ORANGE)
         if event.get("unverified") and event.get("restored"):
             self.log.write("boot: restored, but cannot vouch for it: %s" % event["why"])
         if drivers.reset_by_watchdog():
