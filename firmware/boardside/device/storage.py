@@ -312,6 +312,19 @@ class Persist:
             return self.write(app, now_ms)
         return None
 
+    def seal(self, app, now_ms):
+        """Write a draw that is not on flash yet now, not on the schedule; after a
+        failed write, not before the retry time (a full flash is not written to on
+        every pass). Returns the OSError of a failed write, else None."""
+        hold = self.schedule.hold_until
+        if hold is not None and now_ms - hold < 0:
+            return self.error
+        app.changed = False
+        self.schedule.changed(now_ms)
+        return self.write(app, now_ms)
+
+    error = None  # the last failed write's OSError
+
     def write(self, app, now_ms):
         seq = app.secret_seq  # every secret made so far is in this state
         if self.read_only is not None:
@@ -329,6 +342,7 @@ class Persist:
             self.store.write(data)
         except OSError as e:
             self.failures += 1
+            self.error = e
             self.schedule.failed(now_ms, RETRY_MS)
             return e
         self.last = data
