@@ -289,3 +289,50 @@ def test_unchanged_and_failed_writes():
     s.failed(20000, 5000)
     assert not s.due(24999) and not s.due(24999, urgent=True)
     assert s.due(25000) and s.pending
+
+
+def test_a_number_padded_to_its_width_reads_back_the_same():
+    body = json.dumps({"a": [1, 22, -3, 1234567, True, False, None, "x\"y 5\\", 0]},
+                      separators=(",", ":")).encode()
+    padded = savefile.fixed_width(body)
+    assert json.loads(padded) == json.loads(body)
+    assert b"1  ,22 ,-3 ,1234567    ,true ,false" in padded
+
+
+def save_length(app):
+    return len(savefile.encode(app.save()))
+
+
+def test_a_save_is_as_long_whatever_the_hidden_roll():
+    """The length of a save (so the flash pages it takes, and the time it takes) must
+    not depend on a hidden value: 9 or 10, one digit more, would be a page more near a
+    page's edge, and the next reply 0.4 ms later."""
+    lengths = {}
+    for seed in range(1, 60):
+        app = App(TinyRng(seed), 16, 16)
+        app.open("dice", 0)
+        app.mode().choose(sides=20, count=3, secret=True)
+        app.mode().roll(10)
+        lengths.setdefault(save_length(app), []).append(app.mode().results)
+    assert len(lengths) == 1, lengths
+
+
+def test_a_save_is_as_long_whatever_the_roll_under_the_tube():
+    """Q*bert's hidden roll, and the roll log's link that depends on it."""
+    lengths = {}
+    for seed in range(1, 40):
+        app = App(TinyRng(seed), 16, 16)
+        app.open("qbert", 0)
+        m = app.mode()
+        for _ in range(20):
+            try:
+                m.command("rolloff", {}, 0)
+            except Exception:
+                break
+        m.command("next", {}, 0)
+        m.command("drop", {}, 0)
+        # the same public history (the roll-off may take a tie or two): the same length
+        rolls = tuple(m.match.log.entry(i)[4] for i in range(len(m.match.log) - 1))
+        lengths.setdefault(rolls, {}).setdefault(save_length(app), set()).add(m.match.tube)
+    assert [len(x) for x in lengths.values()] == [1] * len(lengths), lengths
+    assert max(len(t) for x in lengths.values() for t in x.values()) > 1  # tubes differ
