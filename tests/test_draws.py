@@ -249,7 +249,10 @@ FULL = ("dice: A", "dice: act roll", "qbert: roll-off", "qubo: first player draw
 
 @pytest.mark.parametrize("name", FULL)
 def test_a_draw_whose_save_fails_is_not_shown_and_the_device_says_why(tmp_path, name):
-    a, b = two_runs(tmp_path, name, steps=1500, hook=full)
+    """A draw by a button is held (its mode's panel blank), one asked over USB is refused
+    and undone: either way two runs with different entropy send the same bytes."""
+    a = play(tmp_path / "a", name, ENTROPY[0], 1500, full)
+    b = play(tmp_path / "b", name, ENTROPY[1], 1500, full)
     assert first_difference(a[0], b[0]) is None  # nothing of the draw, anywhere
     said = "".join(text for _, text in a[0])
     assert '"save_failed"' in said and "ENOSPC" in said
@@ -257,15 +260,38 @@ def test_a_draw_whose_save_fails_is_not_shown_and_the_device_says_why(tmp_path, 
         assert "could not be saved to flash" in said  # the request refused, with why
 
 
-def test_the_held_draw_shows_once_a_retry_saves_it(tmp_path):
+def test_a_roll_asked_over_usb_with_a_full_flash_is_refused_and_changes_nothing(tmp_path):
+    with SimBoard(flash_dir=str(tmp_path), seed=None, entropy_seed=5) as b:
+        b.boot()
+        dice(b)
+        b.advance(2000)
+        before = b.request({"cmd": "state"})["state"]
+        b.flash.write_hook = full
+        r = b.request({"cmd": "act", "action": "roll"})
+        assert r["ok"] is False and "ENOSPC" in r["error"] and "could not be saved" in r["error"]
+        assert b.request({"cmd": "state"})["state"] == before  # nothing drawn, nothing held
+        b.flash.write_hook = None
+        b.advance(6000)
+        r = b.request({"cmd": "act", "action": "roll"})
+        assert r["ok"] and len(r["results"]) == 2
+
+
+def test_a_roll_by_button_with_a_full_flash_shows_once_a_retry_saves_it(tmp_path):
     with SimBoard(flash_dir=str(tmp_path), seed=None, entropy_seed=5) as b:
         b.boot()
         dice(b)
         b.advance(2000)
         b.flash.write_hook = full
-        r = b.request({"cmd": "act", "action": "roll"})
+        b.tap("a")
+        b.advance(1500)
+        assert b.app.unsealed() and b.device.notice_icon[0] == "cross"  # says why
+        frame = b.frame()
+        w, h = len(frame[0]), len(frame)
+        x0, y0 = (w - 5) // 2 - 1, (h - 5) // 2 - 1
+        lit = [(x, y) for y in range(h) for x in range(w) if any(frame[y][x])]
+        assert lit and all(x0 <= x < x0 + 7 and y0 <= y < y0 + 7 for x, y in lit)  # only it
+        r = b.request({"cmd": "state"})
         assert r["ok"] is False and "ENOSPC" in r["error"]
-        assert b.request({"cmd": "state"})["ok"] is False
         b.flash.write_hook = None
         b.advance(6000)  # the retry
         s = b.request({"cmd": "state"})

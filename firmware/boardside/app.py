@@ -133,6 +133,20 @@ class App:
         if len(box) < 32:  # a host that never reads must not eat the heap
             box.append(event)
 
+    def draft(self):
+        """The open mode's game as it is (a protocol action may draw: see drop_draw)."""
+        m = self.mode()
+        return self.current, json.dumps(m.save()), len(self.held)
+
+    def drop_draw(self, draft):
+        """A protocol action drew, and the draw could not be written: the action is
+        refused and undone, draw and all (nobody saw it, so the next is no re-roll)."""
+        name, saved, held = draft
+        self.mode(name).restore(json.loads(saved))  # its own save() made it: it fits
+        del self.held[held:]
+        self.secret_seq = self.sealed_seq
+        self.dirty = True
+
     def not_on_flash(self):
         """Why a request that could show a draw is refused (the write failed)."""
         return ("a random draw or hidden value could not be saved to flash (%s), so "

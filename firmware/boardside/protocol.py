@@ -205,8 +205,12 @@ def handle_line(app, line, now_ms):
                                % (cmd[:32], ", ".join(sorted(COMMANDS))))
         if fn in SHOWS and not app.seal_now():
             raise RequestError(app.not_on_flash())
+        draft = app.draft() if fn is cmd_act and app.current is not None else None
         reply = fn(app, req, now_ms)
-        if fn is cmd_act and not app.seal_now():  # its reply may carry what it drew
+        if draft is not None and not app.seal_now():
+            # what it drew cannot be kept: its reply may carry it, so the action is
+            # refused, and undone (a refused request changes nothing)
+            app.drop_draw(draft)
             raise RequestError(app.not_on_flash())
         reply["ok"] = True
     except (RequestError, ModeError) as e:
