@@ -164,6 +164,14 @@ DRAWS = {
                         cubequest_drawn),
     "cubequest: act release": (cubequest, [(0, act("release", player="red", cube="grunt"))],
                                cubequest_drawn),
+    # a setting written just before the roll: the old schedule then put the roll's write
+    # 250 ms after that one, and the verdict showed in between
+    "cubequest: a setting saved, A, then mode dice and mode cubequest": (
+        cubequest_release_picker,
+        [(0, ask({"cmd": "set", "key": "dice.usb_peek", "value": True})),
+         (320, press("a")), (380, release("a"))]
+        + [(t, MODE_SWITCH) for t in range(381, 460, 4)],
+        cubequest_drawn),
     "cubequest: A, then mode dice and mode cubequest": (
         cubequest_release_picker,
         [(0, press("a")), (30, release("a"))] + [(t, MODE_SWITCH) for t in range(31, 80, 4)],

@@ -412,9 +412,9 @@ class Schedule:
     A change is written once input has been quiet for QUIET_MS, or MAX_DELAY_MS
     after it under a stream of changes (a button held on auto-repeat), whichever is
     first: writes are at least QUIET_MS apart (at most ~3 a second) and the last
-    change is always written. A new secret is ``urgent``: it is written in the pass
-    after its frame, URGENT_GAP_MS after the previous write at the soonest, because
-    the mode holds its input until then (docs/persistence.md).
+    change is always written. A draw or a new secret does not wait for this: the
+    device shell writes it at once, before its frame (``Persist.seal``,
+    docs/persistence.md); ``urgent`` here only serves a shell that does not.
     """
 
     def __init__(self, quiet_ms=QUIET_MS, max_delay_ms=MAX_DELAY_MS,
