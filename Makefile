@@ -63,6 +63,7 @@ bench: $(STAMP) $(MPVM_STAMP)
 # The long fault-injection and serial fuzz runs (about 10 minutes); -s shows the figures.
 fuzz: $(STAMP) $(MPVM_STAMP)
 	PYTHONHASHSEED=0 BOARDSIDE_FUZZ_N=1000000 BOARDSIDE_FUZZ_SIM_N=20000 BOARDSIDE_FAULT_ROUNDS=200 \
+		BOARDSIDE_FAULT_SAVES=500 \
 		$(BIN)/python -m pytest -s -p no:cacheprovider tests/test_fuzz.py tests/test_faults.py
 
 # The docs' pictures: the grid as the LEDs show it, the PAC-MAN diagrams

@@ -65,14 +65,14 @@ class Walk:
     # -- the device's loop ---------------------------------------------------------------
     def frame(self):
         app = self.app
+        # a draw is written before its frame, and the mode hears its next input once
+        # that write is done (docs/persistence.md)
+        app.sealed(app.secret_seq)
         app.render(app.canvas, self.t)
         self.out.write(app.canvas, self.leds)
         self.frames += 1
         self.seen.add(self.where())
         self.look(self)
-        # after the frame the device writes the state, a new secret included: the
-        # mode hears its next input once that write is done (docs/persistence.md)
-        app.sealed(app.secret_seq)
 
     def wait(self, ms):
         end = self.t + ms

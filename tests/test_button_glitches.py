@@ -39,17 +39,17 @@ def set_times(board, debounce_ms, min_press_ms):
         b.min_press_ms = min_press_ms
 
 
-def spike_run(board):
-    """500 spikes on idle A: (phantom presses, phantom rolls)."""
+def spike_run(board, width_ms=2, count=500):
+    """``count`` spikes of ``width_ms`` on idle A: (phantom presses, phantom rolls)."""
     rolls = in_dice(board)
     seen = record_events(board)
     rng = random.Random(SEED)
     start = board.clock_ms + 10
     starts = []
-    for _ in range(500):
-        start += rng.randint(40, 200)
-        starts.append(start)
-    Spikes(board, "a", starts)
+    for _ in range(count):
+        start += rng.randint(60, 200) + width_ms
+        starts.append(start + rng.random())  # anywhere between two polls
+    Spikes(board, "a", starts, width_ms)
     board.advance(starts[-1] + 100 - board.clock_ms)
     return seen.count(("press", "a")), board.app.mode().rolls - rolls
 
@@ -74,7 +74,32 @@ def test_2ms_spikes_on_an_idle_line_give_no_press(board):
     presses, rolls = spike_run(board)
     print("\n2 ms spikes: 500 on idle A, %d phantom presses, %d rolls" % (presses, rolls))
     assert (presses, rolls) == (0, 0)
-    assert board.device.buttons.buttons[0].min_press_ms == buttons.MIN_PRESS_MS == 4
+    assert board.device.buttons.buttons[0].min_press_ms == buttons.MIN_PRESS_MS == 10
+
+
+def test_8_and_9_ms_glitches_give_no_press(board):
+    """A real tap lasts 30 ms or more; a glitch of under 10 ms is no press (with the
+    former 4 ms minimum, 89 of 150 of 8 ms and 115 of 150 of 9 ms counted)."""
+    for width in (8, 9):
+        presses, rolls = spike_run(board, width, 150)
+        print("\n%d ms spikes: 150 on idle A, %d phantom presses" % (width, presses))
+        assert (presses, rolls) == (0, 0)
+
+
+def test_they_would_count_with_the_former_4_ms(board):
+    set_times(board, 35, 4)
+    presses, _ = spike_run(board, 9, 150)
+    assert presses > 50  # the check sees them
+
+
+def test_every_30_ms_tap_counts(board):
+    rolls = in_dice(board)
+    seen = record_events(board)
+    rng = random.Random(SEED)
+    for _ in range(100):
+        board.press("a").advance(30)
+        board.release("a").advance(rng.randint(700, 900))  # past the tumble
+    assert seen.count(("press", "a")) == 100 and board.app.mode().rolls - rolls == 100
 
 
 def test_the_spike_check_fails_without_a_minimum_press(board):

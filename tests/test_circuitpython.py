@@ -394,10 +394,12 @@ def test_boot_py_gives_the_filesystem_to_code_unless_menu_is_held(flash):
     with open(path) as f:
         code = compile(f.read(), path, "exec")
     fakes = cp.stand_ins()
-    for held, expect_remount in ((False, [("/", False)]), (True, [])):
+    for held, expect_remount in ((False, [("/", False)]), (True, [("/", False), ("/", True)])):
         cp.reset()
         del storage.remounts[:]
         storage.root.readonly = True
+        storage.usb_drive[0] = True
+        (flash / "seal.key").write_bytes(b"k" * 16)
         if held:
             digitalio.levels[16] = False
         saved = {n: sys.modules.get(n) for n in fakes}
@@ -413,3 +415,9 @@ def test_boot_py_gives_the_filesystem_to_code_unless_menu_is_held(flash):
         assert storage.remounts == expect_remount
         assert storage.root.readonly is held
         assert 16 not in digitalio.claimed  # the pin is free for code.py
+        # the firmware's drive is hidden from the computer (the hidden rolls and the key
+        # are on it); the computer's drive is a hand-over: logged, the key dropped
+        assert storage.usb_drive[0] is held
+        assert (flash / "seal.key").exists() is not held
+        if held:
+            assert "MENU held at power-up" in (flash / "log.txt").read_text()

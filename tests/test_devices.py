@@ -114,13 +114,15 @@ def test_a_port_that_is_not_a_board(ports, capsys):
 
 # -- BOOTSEL drives and UF2 files --------------------------------------------------------
 def uf2_file(path, family=0xE48BFF56, blocks=3, bad_magic=False, families=None,
-             flags=0x2000):
-    """A UF2 file; families: one family ID per block (default: all ``family``)."""
+             flags=0x2000, targets=None):
+    """A UF2 file; families: one family ID per block (default: all ``family``); targets:
+    one flash address per block (default: from the start of the flash on)."""
     families = families or [family] * blocks
+    targets = targets or [0x10000000 + i * 256 for i in range(len(families))]
     data = b""
     for i, fam in enumerate(families):
         head = struct.pack("<IIIIIIII", 0x0A324655, 0x9E5D5157 if not bad_magic else 0,
-                           flags, 0x10000000 + i * 256, 256, i, len(families), fam)
+                           flags, targets[i], 256, i, len(families), fam)
         data += head + bytes([i & 0xFF]) * (512 - 32 - 4) + struct.pack("<I", 0x0AB16F30)
     path.write_bytes(data)
     return path
@@ -150,8 +152,9 @@ def test_uf2_files_are_checked(tmp_path):
 
 
 # an RP2350 MicroPython file as pico-sdk makes it: the RP2350-E10 workaround block
-# (family "absolute") first, then the Arm secure image
+# (family "absolute", at 0x10FFFF00) first, then the Arm secure image
 PICO2_FAMILIES = [0xE48BFF57] + [0xE48BFF59] * 4
+PICO2_TARGETS = [0x10FFFF00] + [0x10000000 + 256 * i for i in range(4)]
 
 FOREIGN = {
     "SAMD21": (dict(family=0x68ED2B88), "block 0 is for SAMD21 (family 0x68ED2B88)"),
@@ -183,9 +186,78 @@ def test_install_refuses_a_uf2_that_is_not_for_a_pico(tmp_path, capsys, name):
     assert image.read_bytes() == before
 
 
+def blocks_of(data):
+    return [bytearray(data[i:i + 512]) for i in range(0, len(data), 512)]
+
+
+def put(block, offset, value):
+    block[offset:offset + 4] = struct.pack("<I", value)
+
+
+def broken(good, how):
+    """A damaged copy of a good UF2 file's bytes."""
+    b = blocks_of(good)
+    if how == "truncated":
+        b = b[:8]
+    elif how == "repeated":
+        b[5] = bytearray(b[4])
+    elif how == "payload over 476":
+        put(b[3], 16, 477)
+    elif how == "payload of 300":
+        put(b[3], 16, 300)
+    elif how == "not main flash":
+        for x in b:
+            put(x, 8, 0x2001)
+    elif how == "no firmware":
+        for x in b:
+            x[32:32 + 256] = b"\xff" * 256
+    elif how == "gap":
+        for x in b[10:]:
+            put(x, 12, struct.unpack_from("<I", x, 12)[0] + 4096)
+    elif how == "outside the flash":
+        for x in b:
+            put(x, 12, struct.unpack_from("<I", x, 12)[0] + 0x01000000 - 0x2000)
+    elif how == "not at the start":
+        for x in b:
+            put(x, 12, struct.unpack_from("<I", x, 12)[0] + 0x10000)
+    elif how == "out of order":
+        b[2], b[3] = b[3], b[2]
+    return b"".join(bytes(x) for x in b)
+
+
+BROKEN = {
+    "truncated": "says the file has 64 blocks, it has 8 (a download cut short?)",
+    "repeated": "block 5 is numbered 4, a repeat of an earlier block",
+    "payload over 476": "block 3 says it carries 477 bytes, more than the 476",
+    "payload of 300": "block 3 carries 300 bytes (the boot ROM takes 256 per block)",
+    "not main flash": "block 0 is flagged not for the main flash",
+    "no firmware": "holds no firmware: every byte it would write is blank",
+    "gap": "block 10 is for 0x10001A00, not right after block 9",
+    "outside the flash": "writes outside the RP2040's flash: block 32 is for address",
+    "not at the start": "holds no firmware: it starts at 0x10010000",
+    "out of order": "block 2 is numbered 3, out of order (expected 2)",
+}
+
+
+@pytest.mark.parametrize("how", sorted(BROKEN))
+def test_a_broken_uf2_is_refused_with_the_reason(tmp_path, capsys, how):
+    good = uf2_file(tmp_path / "good.uf2", blocks=64).read_bytes()
+    assert uf2.check_uf2(good) == (64, "RP2040")
+    (tmp_path / "bad.uf2").write_bytes(broken(good, how))
+    with pytest.raises(uf2.Uf2Error) as e:
+        check(tmp_path / "bad.uf2")
+    assert BROKEN[how] in str(e.value), str(e.value)
+    drive = bootsel_drive(tmp_path / "RPI-RP2")
+    code, out, err = run_cli(capsys, "install-micropython", "--uf2",
+                             str(tmp_path / "bad.uf2"), "--drive", str(drive))
+    assert code == 2 and BROKEN[how] in err
+    assert sorted(p.name for p in drive.iterdir()) == ["INDEX.HTM", "INFO_UF2.TXT"]
+
+
 def test_install_of_a_pico2_file_with_its_absolute_block(tmp_path, capsys):
     drive = bootsel_drive(tmp_path / "RP2350", "RP2350")
-    image = uf2_file(tmp_path / "RPI_PICO2-20251209-v1.27.0.uf2", families=PICO2_FAMILIES)
+    image = uf2_file(tmp_path / "RPI_PICO2-20251209-v1.27.0.uf2", families=PICO2_FAMILIES,
+                     targets=PICO2_TARGETS)
     assert check(image) == (5, "RP2350")
     code, out, err = run_cli(capsys, "install-micropython", "--uf2", str(image), "--drive",
                              str(drive))

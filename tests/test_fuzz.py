@@ -18,6 +18,7 @@ import pytest
 from boardside import modes as registry
 from boardside import protocol
 from boardside.app import App
+from portable._support import instant_flash
 from boardside.events import BUTTONS
 
 FUZZ_N = int(os.environ.get("BOARDSIDE_FUZZ_N", "10000"))
@@ -199,7 +200,7 @@ def check_reply(text, app, before, figures, sent_id=None):
 
 def test_app_level_fuzz():
     rng = random.Random(SEED)
-    app = App(random.Random(SEED + 1), 16, 16)
+    app = instant_flash(App(random.Random(SEED + 1), 16, 16))  # as a device's writes
     app.log_reader = lambda n: "log line\n"[-n:] if n else ""
     reader = protocol.LineReader()
     figures = Figures("protocol fuzz (App + LineReader)")

@@ -295,14 +295,18 @@ def test_an_edited_save_file_is_detected_and_marked(board):
     match_on_flash(board)
     path = board.flash.real("state.sav")
     data = open(path, "rb").read()
-    head, body = data.split(b"\n", 1)
+    at = data.index(b" qbert ")
+    start = data.rindex(b"BSAV", 0, at)
+    end = data.index(b"\n", at)
+    fields = data[start:end].split(b" ")
+    body = data[end + 1:end + 1 + int(fields[2])]
+    rest = data[end + 1 + int(fields[2]):]
     state = json.loads(body)
-    state["modes"]["qbert"]["match"]["pegs"][0] = 20
+    state["match"]["pegs"][0] = 20
     body = json.dumps(state, separators=(",", ":")).encode()
-    fields = head.split(b" ")
     fields[2] = str(len(body)).encode()
-    fields[3] = b"%08x" % savefile.crc32(body)
-    open(path, "wb").write(b" ".join(fields) + b"\n" + body)
+    fields[3] = b"%08x" % savefile.record_crc(fields[4] + b" " + fields[5], body)
+    open(path, "wb").write(data[:start] + b" ".join(fields) + b"\n" + body + rest)
     board.read_serial()
     board.power_cycle()
     e = restore_event(board)
@@ -434,3 +438,28 @@ def test_the_players_pick_their_character_die_on_the_device(board):
         "coily,red_ball,green_ball,slick,ugg/wrong_way,coily"
     board.tap("a")
     assert board.request({"cmd": "state"})["state"]["settings"]["die"] == "UGWW"
+
+
+def test_an_edit_sealed_with_the_key_and_its_links_dropped_is_marked(tmp_path):
+    """An edit of an old roll made with the key (the seal matches), with the links
+    dropped from the edited entry on so that none is seen broken: the missing links
+    are a break, and the restored match is marked."""
+    with SimBoard(flash_dir=str(tmp_path), seed=3) as b:
+        b.boot()
+        match_on_flash(b)
+        b.shutdown()
+        key = (tmp_path / KEY_FILE).read_bytes()
+        path = tmp_path / "state.sav"
+        state = savefile.decode(path.read_bytes())
+        log = state["modes"]["qbert"]["match"]["log"]
+        log[0][4] = 6 if log[0][4] != 6 else 1  # the first roll-off, changed
+        for i in range(len(log)):
+            log[i] = log[i][:7]
+        path.write_bytes(savefile.encode(state, key=key))
+        b.boot()
+        e = restore_event(b)
+        assert e["restored"] is True and "verified" not in e  # the seal holds
+        m = b.app.mode("qbert").match
+        assert m.chain_break == 1 and m.unverified
+        log = b.request({"cmd": "act", "action": "log"})["entries"]
+        assert any(x.get("unverified") == "changed" for x in log)

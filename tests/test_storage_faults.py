@@ -17,7 +17,8 @@ GOOD = savefile.encode({"screen": "dice", "menu_index": 0, "settings": {},
                         "modes": {"dice": {"sides": 12, "count": 2, "secret": False,
                                            "results": [3, 11], "rolls": 4}}})
 MAX_SAVE = 65536  # boardside.device.storage.MAX_SAVE (that package needs machine)
-BAD = GOOD[:-3] + (b"8]}" if GOOD.endswith(b"9]}") else b"9]}")  # checksum mismatch
+GOOD_V2 = savefile.encode(savefile.decode(GOOD), 2)  # one body: damage costs all of it
+BAD = GOOD_V2[:-3] + (b"8]}" if GOOD_V2.endswith(b"9]}") else b"9]}")  # checksum mismatch
 
 
 def events(board):

@@ -28,7 +28,7 @@ from boardside.buttons import ButtonSet
 from boardside.canvas import BLUE, DIM, GREY, WHITE, YELLOW, Canvas
 from boardside.events import (A, B, BUTTONS, DOWN, LEFT, MENU, PAD, PRESS, RELEASE, REPEAT,
                               RIGHT, UP)
-from boardside.mode import Context, ModeError
+from boardside.mode import Context, Draws, ModeError
 
 MENU_SCREEN = "menu"
 SETTINGS_SCREEN = "settings"  # the menu's last entry
@@ -49,6 +49,7 @@ VOLUME = settings_registry.find(settings_registry.DEVICE, "volume")
 class App:
     def __init__(self, rng, width, height, settings=None, mode_names=None, defaults=None):
         self.ctx = Context(rng, width, height, settings)
+        self.ctx.rng = Draws(rng, self.ctx)  # every draw: on flash before it shows
         self.ctx.emit = self.emit
         self.ctx.new_secret = self.new_secret
         self.ctx.change_setting = self.change_setting
@@ -78,13 +79,17 @@ class App:
         # no debounce and no minimum press
         self.virtual = ButtonSet(BUTTONS, PAD, debounce_ms=0, min_press_ms=0)
         self.virtual_held = 0      # bit per virtual button pressed and not released
-        # Secrets (docs/persistence.md): a mode's new_secret() bumps secret_seq; the
-        # persistence layer calls sealed() with the seq its write held once the write
-        # is on flash. In between, input for the mode waits in ``deferred``.
+        # Draws and secrets (docs/persistence.md): every draw from ctx.rng, and a
+        # mode's new_secret(), bump secret_seq; the persistence layer calls sealed()
+        # with the seq its write held once the write is on flash. In between, input
+        # for the mode waits in ``deferred``, its events in ``held``, render() draws
+        # nothing of it, and the protocol's state, frame and act wait for the write.
         self.secret_seq = 0
         self.sealed_seq = 0
         self.deferred = []
+        self.held = []
         self.sealer = None         # the shell's "write now": function() -> None
+        self.seal_error = None     # why the last write failed (the shell says), or None
         self.reset_modes = []      # modes whose saved game did not fit (last restore)
         # led_level() and sound_level() before dimming, and the idle time before the
         # panel dims (minutes): looked up in the settings once per change of them
@@ -107,6 +112,12 @@ class App:
         """The persistence layer wrote a state holding every secret up to ``seq``."""
         if seq - self.sealed_seq > 0:
             self.sealed_seq = seq
+            self.seal_error = None
+            self.dirty = True  # the frame render() held back
+            if not self.unsealed() and self.held:
+                for event in self.held:
+                    self.emit(event)
+                self.held = []
 
     def seal_now(self):
         """Write a pending secret at once (a protocol request waits for it). True when
@@ -117,8 +128,30 @@ class App:
 
     # -- output to the host --------------------------------------------------
     def emit(self, event):
-        if len(self.outbox) < 32:  # a host that never reads must not eat the heap
-            self.outbox.append(event)
+        # an event after a draw may carry it: it waits for the draw's write
+        box = self.held if self.secret_seq != self.sealed_seq else self.outbox
+        if len(box) < 32:  # a host that never reads must not eat the heap
+            box.append(event)
+
+    def draft(self):
+        """The open mode's game as it is (a protocol action may draw: see drop_draw)."""
+        m = self.mode()
+        return self.current, json.dumps(m.save()), len(self.held)
+
+    def drop_draw(self, draft):
+        """A protocol action drew, and the draw could not be written: the action is
+        refused and undone, draw and all (nobody saw it, so the next is no re-roll)."""
+        name, saved, held = draft
+        self.mode(name).restore(json.loads(saved))  # its own save() made it: it fits
+        del self.held[held:]
+        self.secret_seq = self.sealed_seq
+        self.dirty = True
+
+    def not_on_flash(self):
+        """Why a request that could show a draw is refused (the write failed)."""
+        return ("a random draw or hidden value could not be saved to flash (%s), so "
+                "nothing of it shows; it is tried again shortly (see: boardside log)"
+                % (self.seal_error or "not written yet"))
 
     # -- modes ---------------------------------------------------------------
     def mode(self, name=None):
@@ -449,6 +482,10 @@ class App:
             self.settings_screen.render(canvas, now_ms)
         elif self.current is None:
             self.render_menu(canvas)
+        elif self.secret_seq != self.sealed_seq:  # (unsealed())
+            # a draw not on flash yet: nothing of the mode (the shell writes it before
+            # the frame; only a failed write leaves it so, and the shell says why)
+            canvas.clear()
         else:
             m = self.instances.get(self.current)  # (mode(), when it is loaded)
             if m is None:
@@ -498,19 +535,27 @@ class App:
     def restore(self, data, now_ms, unverified=None):
         """Put a saved state back. A mode whose part does not fit (its restore()
         raises ValueError) starts afresh alone: its name goes to ``reset_modes`` and
-        the other modes keep their games. ``unverified`` is the reason the state
-        cannot be vouched for (docs/persistence.md), told to every restored mode."""
+        the other modes keep their games. A top-level field that does not fit (the
+        screen, the menu position, the settings) is left at its default alone and
+        named in ``bad_fields``. ``unverified`` is the reason the state cannot be
+        vouched for (docs/persistence.md), told to every restored mode."""
         if not isinstance(data, dict) or not isinstance(data.get("modes"), dict):
             raise ValueError("saved state is not an app state")
+        self.bad_fields = []
         settings = data.get("settings", {})
         if isinstance(settings, dict):
             self.ctx.settings.clear()
             self.ctx.settings.update(settings)
             self._led = self._sound = self._dim = None
+        else:
+            self.bad_fields.append("settings")
         self.instances = {}
         self.parked = {}
         self.reset_modes = []
         screen = data.get("screen", MENU_SCREEN)
+        if not isinstance(screen, str):
+            self.bad_fields.append("screen")
+            screen = MENU_SCREEN
         # one mode loaded at a time: each is checked by its own restore(), then
         # parked, but the one on screen
         for name, state in data["modes"].items():
@@ -528,5 +573,9 @@ class App:
         idx = data.get("menu_index", 0)
         if isinstance(idx, int) and 0 <= idx < len(self.menu):
             self.menu_index = idx
+        elif "menu_index" in data:
+            self.bad_fields.append("menu_index")
         self.current = screen if screen in self.instances else None
         self.dirty = True
+
+    bad_fields = ()  # top-level fields of the last restore that did not fit

@@ -7,14 +7,14 @@ Two times, both in the hardware description (``buttons.min_press_ms`` and
   spike on the line (a motor, a long wire, a static discharge) shorter than
   that is no press, and no release of a held button. This is the only latency
   the debouncer adds: a press reaches the app MIN_PRESS_MS after the first
-  sample that saw the contact closed (4 ms: the device reads the buttons within
-  about a millisecond of an edge, so 4 ms rejects the 2 ms spikes of a noisy line
-  while leaving a press its 20 ms to the LEDs: docs/performance.md);
+  sample that saw the contact closed (10 ms: a real tap lasts 30 ms or more, and
+  glitches of up to 9 ms on a noisy line, which 4 ms let through, are no press;
+  the device reads the buttons within about a millisecond of an edge);
 - after an edge counts, the button is deaf for DEBOUNCE_MS, which swallows the
   contact chatter that follows it. The two add up: an edge counts no sooner than
   MIN_PRESS_MS after it happened, and a false one after the deaf time needs
   MIN_PRESS_MS more of chatter reading the same, so chatter of up to
-  DEBOUNCE_MS + 2 * MIN_PRESS_MS (43 ms) after an edge gives one press.
+  DEBOUNCE_MS + 2 * MIN_PRESS_MS (55 ms) after an edge gives one press.
 
 State is a handful of ints and bools per button, so polling allocates nothing.
 """
@@ -22,7 +22,7 @@ State is a handful of ints and bools per button, so polling allocates nothing.
 from boardside.events import PRESS, RELEASE, LONG, REPEAT
 
 DEBOUNCE_MS = 35    # deaf after an edge: contact chatter (cheap switches: 30-40 ms)
-MIN_PRESS_MS = 4    # a level must hold this long to count: spikes (2 ms ones seen)
+MIN_PRESS_MS = 10   # a level must hold this long to count: glitches under 10 ms, no tap
 LONG_MS = 700       # held this long: one LONG event
 REPEAT_MS = 150     # then a REPEAT event this often while held
 

@@ -5,13 +5,18 @@ A mode is pure: it gets time as ``now_ms`` arguments and randomness from
 imports hardware modules. Adding a game means adding one module under
 ``boardside.modes`` plus its tests.
 
-Secrets (a die under the tube, a secret roll) follow one rule, kept by the app and
-the persistence layer, not by each mode: nothing secret is observable before it is
-on flash. A mode that creates a hidden value calls ``ctx.new_secret()`` in the same
-step; from then until the save that holds it has been written, the app delivers no
-input to the mode (buttons wait in a short queue, protocol actions wait for the
-write), so neither a peek nor a reveal can happen before a power cut would bring
-the same value back. See docs/persistence.md.
+Draws and secrets follow one rule, kept by the app and the persistence layer, not
+by each mode: a random draw that anyone can see, or that decides what someone may do
+next, and a hidden value, are on flash before any channel shows anything of them
+(the LEDs, every protocol reply, events, and so the log and the timing). The app
+hands modes ``ctx.rng`` as a ``Draws``: every draw from it tells the app by itself.
+A mode calls ``ctx.new_secret()`` only for a step that hides or shows a value
+without drawing (teams entered in secret, then shown). Until the save that holds it
+has been written, the app renders nothing of the mode, holds its events and its
+input, and the protocol's ``state``, ``frame`` and ``act`` wait for the write; when
+the write fails they are refused with the reason. ``ctx.noise`` is the same source
+for what reveals nothing and decides nothing (the faces of a tumble). See
+docs/persistence.md.
 """
 
 from boardside.events import LONG, PRESS, RELEASE
@@ -38,6 +43,7 @@ class Context:
 
     def __init__(self, rng, width, height, settings=None):
         self.rng = rng
+        self.noise = rng  # (the app makes rng a Draws of it)
         self.width = width
         self.height = height
         self.settings = settings if settings is not None else {}
@@ -46,13 +52,27 @@ class Context:
         """Send a device event to the host (the app replaces this)."""
 
     def new_secret(self):
-        """A hidden value was just created: hold input until it is on flash (the app
-        replaces this)."""
+        """A draw was made or a hidden value created or shown: nothing of it may show
+        until it is on flash (the app replaces this)."""
 
     def change_setting(self, key, value, now_ms):
         """Change a setting the way the protocol's ``set`` does (the app replaces
         this with its checked, logged version)."""
         self.settings[key] = value
+
+
+class Draws:
+    """A random source that tells ``ctx.new_secret()`` of every draw: the app gives
+    modes this as ``ctx.rng``, so no draw can show before it is on flash, whichever
+    mode makes it and however (docs/persistence.md)."""
+
+    def __init__(self, source, ctx):
+        self.source = source
+        self.ctx = ctx
+
+    def getrandbits(self, k):
+        self.ctx.new_secret()
+        return self.source.getrandbits(k)
 
 
 class Mode:

@@ -138,11 +138,6 @@ def cmd_act(app, req, now_ms):
                            % (m.name, action, ", ".join(m.actions)))
     m.check_arguments(action, args)
     app.touch(now_ms)
-    if not app.seal_now():
-        # nothing reaches a mode while one of its secrets is off flash (a reply could
-        # carry it, or a reveal show it, and a power cut then undo it)
-        raise RequestError("a hidden value could not be saved to flash yet, so it stays "
-                           "hidden and the mode waits (see the log: boardside log)")
     reply = m.command(action, args, now_ms)
     app.dirty = True
     app.changed = True
@@ -173,6 +168,10 @@ def cmd_log(app, req, now_ms):
         raise RequestError("this device keeps no log")
     return {"log": app.log_reader(most)}
 
+
+# Requests whose reply can show a draw (docs/persistence.md): a draw not on flash yet
+# is written first, and if it cannot be they are refused with the reason.
+SHOWS = (cmd_state, cmd_frame, cmd_act)
 
 COMMANDS = {
     "hello": cmd_hello, "press": cmd_press, "release": cmd_release, "tap": cmd_tap,
@@ -208,7 +207,15 @@ def handle_line(app, line, now_ms):
         if fn is None:
             raise RequestError("unknown command '%s' (commands: %s)"
                                % (cmd[:32], ", ".join(sorted(COMMANDS))))
+        if fn in SHOWS and not app.seal_now():
+            raise RequestError(app.not_on_flash())
+        draft = app.draft() if fn is cmd_act and app.current is not None else None
         reply = fn(app, req, now_ms)
+        if draft is not None and not app.seal_now():
+            # what it drew cannot be kept: its reply may carry it, so the action is
+            # refused, and undone (a refused request changes nothing)
+            app.drop_draw(draft)
+            raise RequestError(app.not_on_flash())
         reply["ok"] = True
     except (RequestError, ModeError) as e:
         reply = {"ok": False, "error": str(e)}

@@ -2,11 +2,17 @@
 # It decides who may write the CIRCUITPY filesystem until the next power-up; only one
 # side can (docs/persistence.md):
 #
-# - MENU not held (the usual case): the firmware. Games are saved and crashes logged;
-#   the computer sees the drive read-only (to deploy, hold MENU while plugging in).
+# - MENU not held (the usual case): the firmware. Games are saved and crashes logged,
+#   and the computer does not see the drive at all (storage.disable_usb_drive): the save
+#   file holds the hidden rolls, and the sealing key is there too; a drive the computer
+#   could read would hand both over. (To deploy, hold MENU while plugging in.)
 # - MENU held while plugging in: the computer. `boardside deploy --circuitpython` and
-#   your editor can write the drive; code.py then starts in safe mode (the REPL is
-#   free), and the app, whenever it runs this way, says that games are not kept.
+#   your editor can write the drive (and read it: the hidden rolls among it). That is
+#   a hand-over, as Ctrl-C is on MicroPython (docs/persistence.md, the trust model):
+#   before the drive goes to the computer this writes it in the log and deletes the
+#   sealing key, so the next boot reports what it finds as handed over and marks it.
+#   code.py then starts in safe mode (the REPL is free), and the app, whenever it runs
+#   this way, says that games are not kept.
 #
 # Self-contained on purpose: it must work while a deploy is replacing the package.
 import json
@@ -35,8 +41,34 @@ if pin is not None:
     held = button.value != active_low
     button.deinit()
 
+KEY = "seal.key"  # boardside.device.storage.KEY
+LOG = "log.txt"   # boardside.device.crashlog
+
+
+def hand_over():
+    """Log the hand-over and drop the sealing key while the firmware still may."""
+    storage.remount("/", readonly=False)
+    try:
+        with open(LOG, "a") as f:
+            f.write("boot.py: MENU held at power-up: the CIRCUITPY drive is the computer's "
+                    "until the next power-up (it can read and change the saved games); "
+                    "the sealing key is dropped\n")
+        try:
+            import os
+            os.remove(KEY)
+        except OSError:
+            pass  # no key: nothing to drop
+    except OSError as e:
+        print("boardside: could not log the hand-over:", e)
+    storage.remount("/", readonly=True)  # and now the computer's
+
+
 if held:
-    print("boardside: MENU held: the CIRCUITPY drive is the computer's; games are not kept")
+    hand_over()
+    print("boardside: MENU held: the CIRCUITPY drive is the computer's; games are not kept;"
+          " logged, and the sealing key dropped")
 else:
     storage.remount("/", readonly=False)
-    print("boardside: the firmware writes CIRCUITPY (games kept); the computer reads only")
+    storage.disable_usb_drive()  # hidden rolls and the key never reach the computer
+    print("boardside: the firmware writes CIRCUITPY (games kept); the computer does not "
+          "see the drive (hold MENU at power-up to deploy)")

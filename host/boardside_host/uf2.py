@@ -13,6 +13,10 @@ UF2_MAGIC_END = 0x0AB16F30
 UF2_FLAG_NOT_MAIN_FLASH = 0x00000001
 UF2_FLAG_FAMILY = 0x00002000
 BLOCK = 512
+MAX_PAYLOAD = 476  # a block's data field
+PAGE = 256         # what the Raspberry Pi boot ROMs program per block
+FLASH_START = 0x10000000  # XIP flash: where the boot ROM looks for the firmware
+FLASH_BYTES = {"RP2040": 16 * 1024 * 1024, "RP2350": 32 * 1024 * 1024}  # the most each maps
 MAX_UF2_BYTES = 64 * 1024 * 1024  # 32 MB of flash (the most an RP2350 addresses), twice
 
 # UF2 family IDs (github.com/microsoft/uf2, utils/uf2families.json): the chip each
@@ -81,19 +85,24 @@ def read_uf2(path):
 
 
 def check_uf2(data, name="the UF2 file"):
-    """Check every block of a UF2 file; returns (number of blocks, chip), chip being
+    """Check the whole of a UF2 file; returns (number of blocks, chip), chip being
     "RP2040" or "RP2350". Refuses blocks without a family ID, blocks for other chips,
-    and files whose blocks are for more than one chip."""
+    files whose blocks are for more than one chip, and files the boot ROM would not
+    flash whole: blocks missing (a truncated download) or repeated, numbered out of
+    order, with a payload other than 256 bytes, flagged not for the main flash, aimed
+    outside the chip's flash, overlapping or with gaps, or with no firmware at the
+    start of the flash. The message says which block and why."""
     if not data or len(data) % BLOCK:
         raise Uf2Error("%s is not a UF2 file (its size is not a multiple of 512 bytes)"
                        % name)
     blocks = len(data) // BLOCK
     chip = None
     first = None  # (block number, family) that set the chip
+    heads = []
     for i in range(blocks):
         at = i * BLOCK
-        start0, start1, flags = struct.unpack_from("<III", data, at)
-        family = struct.unpack_from("<I", data, at + 28)[0]
+        start0, start1, flags, target, size, number, total, family = \
+            struct.unpack_from("<IIIIIIII", data, at)
         end = struct.unpack_from("<I", data, at + BLOCK - 4)[0]
         if (start0, start1, end) != (UF2_MAGIC_START0, UF2_MAGIC_START1, UF2_MAGIC_END):
             raise Uf2Error("%s is not a UF2 file (block %d has no UF2 magic numbers)"
@@ -117,7 +126,68 @@ def check_uf2(data, name="the UF2 file"):
             raise Uf2Error("%s mixes chips: block %d is for %s (family 0x%08X), block %d "
                            "for %s (family 0x%08X); a UF2 file for one chip only"
                            % (name, first[0], chip, first[1], i, this, family))
+        heads.append((flags, target, size, number, total, family))
+    _check_blocks(data, heads, chip, name)
     return blocks, chip
+
+
+def _check_blocks(data, heads, chip, name):
+    """What the boot ROM needs of the blocks of one chip (see check_uf2)."""
+    blocks = len(heads)
+    top = FLASH_START + FLASH_BYTES[chip]
+    for i in range(blocks):
+        flags, target, size, number, total, family = heads[i]
+        if size > MAX_PAYLOAD:
+            raise Uf2Error("%s is damaged: block %d says it carries %d bytes, more than "
+                           "the %d a block holds" % (name, i, size, MAX_PAYLOAD))
+        if size != PAGE:
+            raise Uf2Error("%s cannot be flashed by a Pico's boot ROM: block %d carries %d "
+                           "bytes (the boot ROM takes %d per block)" % (name, i, size, PAGE))
+        if not FLASH_START <= target or target + size > top or target % PAGE:
+            raise Uf2Error("%s writes outside the %s's flash: block %d is for address "
+                           "0x%08X (flash: 0x%08X to 0x%08X, in %d-byte pages)"
+                           % (name, chip, i, target, FLASH_START, top, PAGE))
+    # the firmware: the blocks of the chip's own family (an RP2350 file may carry an
+    # extra "absolute" block, pico-sdk's RP2350-E10 workaround, numbered on its own)
+    main = [i for i in range(blocks) if heads[i][5] != RP2XXX_ABSOLUTE] \
+        if chip == "RP2350" else list(range(blocks))
+    if not main:
+        raise Uf2Error("%s holds no firmware for the %s (only %d block(s) of family "
+                       "RP2XXX_ABSOLUTE)" % (name, chip, blocks))
+    whole = all(heads[i][3] == i and heads[i][4] == blocks for i in main)
+    for k in range(len(main)):
+        i = main[k]
+        flags, target, size, number, total, family = heads[i]
+        want = (i, blocks) if whole else (k, len(main))
+        if total != want[1]:
+            raise Uf2Error("%s is incomplete or damaged: block %d says the file has %d "
+                           "blocks, it has %d%s" % (
+                               name, i, total, want[1],
+                               " (a download cut short?)" if total > want[1] else ""))
+        if number != want[0]:
+            seen = [heads[j][3] for j in main[:k]]
+            why = "a repeat of an earlier block" if number in seen else "out of order"
+            raise Uf2Error("%s is damaged: block %d is numbered %d, %s (expected %d)"
+                           % (name, i, number, why, want[0]))
+        if flags & UF2_FLAG_NOT_MAIN_FLASH:
+            raise Uf2Error("%s is not firmware for the board's flash: block %d is flagged "
+                           "not for the main flash (the boot ROM skips it)" % (name, i))
+        if k and target != heads[main[k - 1]][1] + PAGE:
+            raise Uf2Error("%s is damaged: block %d is for 0x%08X, not right after block "
+                           "%d (0x%08X): a gap or an overlap" % (
+                               name, i, target, main[k - 1], heads[main[k - 1]][1]))
+    if heads[main[0]][1] != FLASH_START:
+        raise Uf2Error("%s holds no firmware: it starts at 0x%08X, and the boot ROM starts "
+                       "the firmware at the start of the flash (0x%08X)"
+                       % (name, heads[main[0]][1], FLASH_START))
+    blank = True
+    for i in main:
+        payload = data[i * BLOCK + 32:i * BLOCK + 32 + PAGE]
+        if payload.strip(b"\xff") and payload.strip(b"\x00"):
+            blank = False
+            break
+    if blank:
+        raise Uf2Error("%s holds no firmware: every byte it would write is blank" % name)
 
 
 def firmware_of(data):

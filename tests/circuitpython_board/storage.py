@@ -10,6 +10,7 @@ class VfsFat:
 
 root = VfsFat()
 remounts = []
+usb_drive = [True]  # the computer sees CIRCUITPY (disable_usb_drive() in boot.py hides it)
 
 
 def getmount(path):
@@ -21,3 +22,7 @@ def getmount(path):
 def remount(path, readonly=False, *, disable_concurrent_write_protection=False):
     remounts.append((path, readonly))
     getmount(path).readonly = readonly
+
+
+def disable_usb_drive():
+    usb_drive[0] = False

@@ -95,7 +95,7 @@ def test_large_integers_are_finite_numbers():
 
 def test_button_times_have_defaults_and_limits():
     hw = hardware.load(json.dumps(GOOD))
-    assert (hw.debounce_ms, hw.min_press_ms) == (35, 4)
+    assert (hw.debounce_ms, hw.min_press_ms) == (35, 10)
     hw = hardware.load(variant("buttons.debounce_ms", 40).replace(
         '"debounce_ms": 40', '"debounce_ms": 40, "min_press_ms": 0'))
     assert (hw.debounce_ms, hw.min_press_ms) == (40, 0)

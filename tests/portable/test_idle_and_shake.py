@@ -4,7 +4,7 @@ from boardside.app import App
 from boardside.qbert import match as mt
 from boardside.shake import ShakeDetector
 
-from ._support import ScriptedRng, TinyRng
+from ._support import ScriptedRng, TinyRng, instant_flash
 
 MINUTE = 60000
 
@@ -94,7 +94,7 @@ def test_zero_minutes_never_dims():
 
 
 def test_a_shake_rolls_the_dice_as_a_does():
-    app = App(TinyRng(1), 16, 16)
+    app = instant_flash(App(TinyRng(1), 16, 16))
     app.shake(0)                      # in the menu: nothing
     assert app.screen() == "menu" and not app.instances
     app.event("press", "a", 0)
@@ -119,7 +119,9 @@ def test_a_shake_drops_the_die_into_the_tube_and_rolls_the_nasty_dice():
     q = app.mode("qbert")
     app.open("qbert", 0)
     app.shake(10)                     # the roll-off: player 1's d6 (draw 0 -> 1)
+    app.sealed(app.secret_seq)        # (the device's write of each draw)
     app.shake(20)                     # player 2's (5 -> 6): player 2 begins
+    app.sealed(app.secret_seq)
     assert q.match.first == 2, q.describe()
     app.shake(30)                     # roll-off decided: A would start the round, not roll
     assert q.match.phase == mt.ROLLOFF
@@ -127,9 +129,10 @@ def test_a_shake_drops_the_die_into_the_tube_and_rolls_the_nasty_dice():
     assert q.match.phase == mt.DROP
     app.shake(50)
     assert q.match.phase == mt.MOVE and q.match.hidden_roll() == 4
-    assert app.outbox[-1]["hidden"] is True and "value" not in app.outbox[-1]
     assert app.unsealed()             # nothing reaches the mode until it is on flash...
+    assert not any(e.get("hidden") for e in app.outbox)  # (its events wait too)
     app.sealed(app.secret_seq)        # ...which the persistence layer reports
+    assert app.outbox[-1]["hidden"] is True and "value" not in app.outbox[-1]
     app.shake(60)                     # Q*bert moves: a shake neither peeks nor rolls
     assert q.match.phase == mt.MOVE and not q.peeking
     app.event("press", "b", 70)

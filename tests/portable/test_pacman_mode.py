@@ -12,7 +12,7 @@ from boardside.modes.pacman import (CUE_MS, EATEN_COLOUR, FENCE_COLOUR, GHOST_CO
 from boardside.pacman import IllegalMove, PacMan
 from boardside.quoridor.notation import SQUARES, parse
 
-from ._support import Hands, TinyRng, raises
+from ._support import Hands, TinyRng, instant_flash, raises
 
 # No fences; a pellet right above PAC-MAN, the ghosts in the top corners and edges.
 OPEN = "pacman e2; ghosts a9 c9 g9 i9; pellets e3 a1 i1 a7; fences"
@@ -41,7 +41,7 @@ class Table(Hands):
 
     def __init__(self, settings=None, width=17, height=18, seed=1):
         self.rng = CountingRng(seed)
-        self.app = App(self.rng, width, height, settings)
+        self.app = instant_flash(App(self.rng, width, height, settings))
         self.t = 1000
         self.app.open("pacman", self.t)
         self.mode = self.app.mode()

@@ -4,6 +4,8 @@ import json
 from boardside import protocol
 from boardside.app import App
 
+from ._support import instant_flash
+
 
 class Rng:
     def getrandbits(self, k):
@@ -49,7 +51,7 @@ def test_too_long_lines():
 
 
 def test_buttons_and_state_and_frame():
-    app = App(Rng(), 16, 16)
+    app = instant_flash(App(Rng(), 16, 16))
     assert ask(app, {"cmd": "tap", "button": "a"})["ok"]
     s = ask(app, {"cmd": "state"})
     assert s["screen"] == "dice" and s["state"]["die"] == "d6"

@@ -300,6 +300,32 @@ def chain_of(saved):
     return links
 
 
+def test_an_edit_with_the_links_dropped_from_there_on_is_a_break():
+    """Change an old roll and drop the links from that entry on: re-linking them at
+    restore would make the edited log verify. A missing link is a break."""
+    m = started([6, 3, 5, 2])
+    one_turn(m)
+    saved = json.loads(json.dumps(m.to_dict()))
+    fresh = Match(ScriptedRng([]))
+    fresh.from_dict(json.loads(json.dumps(saved)))
+    assert fresh.chain_break == 0
+    log = saved["log"]
+    assert log[0][3] == mt.ROLL_OFF
+    log[0][4] = 6 if log[0][4] != 6 else 1  # the first roll-off, changed
+    for i in range(len(log)):
+        log[i] = log[i][:7]  # and no links from there on
+    edited = Match(ScriptedRng([]))
+    edited.from_dict(saved)
+    assert edited.chain_break == 1
+    # from a later entry on: the break is where the links stop
+    saved = json.loads(json.dumps(m.to_dict()))
+    saved["log"][2] = saved["log"][2][:7]
+    saved["log"][3] = saved["log"][3][:7]
+    later = Match(ScriptedRng([]))
+    later.from_dict(saved)
+    assert later.chain_break == 3
+
+
 def test_log_chain_holds_across_the_dropped_entries():
     # the log keeps the newest LOG_MAX entries; the chain goes on over the ones dropped
     n = mt.LOG_MAX + 10
@@ -374,10 +400,10 @@ def test_log_entries_come_back_exactly_as_saved_whatever_their_numbers():
     for e in log[2:]:
         prev = mt.link(prev, e[:7])
         e[7:] = [prev]
-    log[-1] = log[-1][:7]  # saved before the chain: linked at restore
+    log[-1] = log[-1][:7]  # saved without its link: linked at restore, but a break
     other = Match(ScriptedRng([]))
     other.from_dict(saved)
-    assert other.chain_break == 0 and other.hidden_roll() == 6
+    assert other.chain_break == saved["log_dropped"] + len(log) and other.hidden_roll() == 6
     again = other.to_dict()
     assert again["log"][:-1] == log[:-1] and again["log"][-1] == log[-1] + [prev]
     assert other.public_upto() == 2 + len(odd)  # no link shown from the hidden roll on

@@ -10,7 +10,7 @@ from boardside.mode import ModeError
 from boardside.modes import qubo_screens as screens
 from boardside.modes.qubo import QuboMode
 
-from ._support import Hands, ScriptedRng, TinyRng, raises
+from ._support import Hands, ScriptedRng, TinyRng, instant_flash, raises
 
 
 class Table(Hands):
@@ -18,7 +18,7 @@ class Table(Hands):
     device delivers them, and every event the device sent."""
 
     def __init__(self, rng=None, width=16, height=16, store=None):
-        self.app = App(rng or TinyRng(1), width, height, store)
+        self.app = instant_flash(App(rng or TinyRng(1), width, height, store))
         self.t = 0
         self.sent = []
         self.app.open("qubo", 0)

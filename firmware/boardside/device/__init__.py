@@ -136,6 +136,8 @@ class Device:
             self.log.write("boot: the saved game of %s did not fit and was started afresh"
                            % ", ".join(event["reset_modes"]))
             self.notice("cross", ORANGE)
+        if event.get("lost"):  # (the store logged which parts, and where the file went)
+            self.notice("cross", ORANGE)
         if event.get("unverified") and event.get("restored"):
             self.log.write("boot: restored, but cannot vouch for it: %s" % event["why"])
         if drivers.reset_by_watchdog():
@@ -214,9 +216,7 @@ class Device:
         return app
 
     def seal_now(self):
-        """A protocol request waits for a secret's write (docs/persistence.md)."""
-        self.app.changed = False
-        self.persist.schedule.changed(self.now)
+        """A protocol request waits for a draw's write (docs/persistence.md)."""
         self.save(self.now, True)
 
     def _edge_handler(self, bit):
@@ -448,14 +448,21 @@ class Device:
         self.moved = 0  # from here on, edges the write may keep the loop from reading
         self.stall_at = now
         if force:
-            error = self.persist.write(self.app, now)
+            error = self.persist.seal(self.app, now)
         else:
             error = self.persist.note(self.app, now)
         if self.persist.writes + self.persist.failures != tries:
             self.stalled = True  # the flash was written: no button was read meanwhile
-        if error is not None and self.persist.failures == 1:
-            self.log.write("save failed: %r" % (error,))
-            self.report({"event": "save_failed", "error": repr(error)})
+        if error is not None:
+            self.app.seal_error = repr(error)
+            if self.persist.failures == 1 and self.persist.writes + self.persist.failures != tries:
+                self.log.write("save failed: %r" % (error,))
+                event = {"event": "save_failed", "error": repr(error)}
+                if self.app.unsealed():
+                    # a draw that cannot be kept is not shown: say why, on the grid too
+                    event["held"] = "a random draw or hidden value, not shown until saved"
+                    self.notice("cross", ORANGE, STORAGE_NOTICE_MS)
+                self.report(event)
 
     def step(self):
         """One pass of the main loop. An idle pass (nothing pressed, requested, drawn
@@ -477,6 +484,8 @@ class Device:
         if fault is not None:
             raise fault
         app.tick(now)
+        if app.secret_seq != app.sealed_seq:  # (unsealed()) a draw: on flash first,
+            self.save(now, True)               # before the frame, events and replies
         if self.notice_icon is not None and now - self.notice_until >= 0:
             self.notice_icon = None
             app.dirty = True

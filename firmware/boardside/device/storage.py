@@ -186,8 +186,28 @@ class Store:
         except OSError:
             remove(name)  # it must not be offered again at the next boot
             return None
+        self.prune(numbers)
+        return kept
+
+    def prune(self, numbers):
         for n in numbers[:max(0, len(numbers) + 1 - self.keep_bad)]:
             remove(self.bad + str(n))
+
+    def keep_copy(self, data, reason):
+        """A save file restored in part (some of its records were damaged): a copy of
+        its bytes as state.bad-N, for whoever wants to look; the good records are in
+        use and the next write replaces the file. Returns the name (None if the copy
+        could not be written: the log line says what was lost all the same)."""
+        numbers = self.bad_numbers()
+        kept = self.bad + str(numbers[-1] + 1 if numbers else 1)
+        self.log.write("%s restored in part, copied to %s (%s)" % (self.path, kept, reason))
+        try:
+            with open(kept, "wb") as f:
+                f.write(data)
+        except OSError:
+            remove(kept)
+            return None
+        self.prune(numbers)
         return kept
 
 
@@ -221,7 +241,12 @@ class Persist:
         try:
             if isinstance(data, savefile.SaveFileError):
                 raise data  # the Store could not read it: a folder, too big to load
-            state, why = savefile.unseal(data, self.key, self.version)
+            if name == self.store.temp:
+                # a temp file counts only whole: in part, it was never the saved state
+                state, why = savefile.unseal(data, self.key, self.version)
+                lost = []
+            else:
+                state, why, lost = savefile.recover(data, self.key, self.version)
             app.restore(state, now_ms, unverified=why)
         except Exception as e:  # whatever restore() raises, the device must start
             if name == self.store.temp:
@@ -254,6 +279,19 @@ class Persist:
             event["why"] = savefile.WHY[why]
         if app.reset_modes:
             event["reset_modes"] = app.reset_modes
+        for field in app.bad_fields:
+            lost.append([field, "does not fit"])
+        if lost:
+            # what checked out is restored; what did not is named, and the file's
+            # bytes kept for a look (docs/persistence.md)
+            event["lost"] = {}
+            for part, reason in lost:
+                event["lost"][part] = reason
+            kept = self.store.keep_copy(
+                data, ", ".join("%s: %s" % (p, r) for p, r in lost))
+            if kept:
+                event["kept_as"] = kept
+            app.changed = True  # the good parts, written again whole
         return app, event, None
 
     def note(self, app, now_ms):
@@ -274,6 +312,19 @@ class Persist:
             return self.write(app, now_ms)
         return None
 
+    def seal(self, app, now_ms):
+        """Write a draw that is not on flash yet now, not on the schedule; after a
+        failed write, not before the retry time (a full flash is not written to on
+        every pass). Returns the OSError of a failed write, else None."""
+        hold = self.schedule.hold_until
+        if hold is not None and now_ms - hold < 0:
+            return self.error
+        app.changed = False
+        self.schedule.changed(now_ms)
+        return self.write(app, now_ms)
+
+    error = None  # the last failed write's OSError
+
     def write(self, app, now_ms):
         seq = app.secret_seq  # every secret made so far is in this state
         if self.read_only is not None:
@@ -291,6 +342,7 @@ class Persist:
             self.store.write(data)
         except OSError as e:
             self.failures += 1
+            self.error = e
             self.schedule.failed(now_ms, RETRY_MS)
             return e
         self.last = data

@@ -175,7 +175,7 @@ class DiceMode(Mode):
         # Tumble faces come from the RNG too (fresh draws: they never reveal the
         # result), several dice from one draw. Not in tick(): a comprehension using
         # self would make tick allocate on every call.
-        return dice.roll_many(self.ctx.rng, self.sides, self.count)
+        return dice.roll_many(self.ctx.noise, self.sides, self.count)  # (not a draw)
 
     def command(self, action, args, now_ms):
         if action == "roll":

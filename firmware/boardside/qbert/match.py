@@ -120,6 +120,8 @@ class Log:
     when first needed (a view, the save, the head), not when the entry is made, so a
     button press that rolls does no SHA-256: the first ``linked`` entries have theirs."""
 
+    missing = 0  # at restore: number of the first entry saved without its link, 0 none
+
     def __init__(self, dropped=0, base=0):
         self.words = array("i")
         self.cap = 0          # entries the array holds
@@ -924,7 +926,8 @@ class Match:
         self.unverified = flag("unverified") if "unverified" in d else False
         self.log = self._load_log(d["log"], dropped, base)
         self.chain_break = self.broken_link()
-        # the turn in progress
+        if self.log.missing and not 0 < self.chain_break < self.log.missing:
+            self.chain_break = self.log.missing  # a link missing is a break too
         if not self.tube:
             if self.tube_shown or self.used or self.tube_reads:
                 bad("an empty tube that was shown or used")
@@ -1004,14 +1007,18 @@ class Match:
         self.previous = prev
 
     def _load_log(self, entries, dropped, base):
-        """A saved log (lists of 7 or 8 fields) as a Log after ``dropped`` entries; an
-        entry saved before the chain gets its link, the chain starting from ``base``."""
+        """A saved log (lists of 7 or 8 fields) as a Log after ``dropped`` entries, the
+        chain starting from ``base``. An entry without its link gets one (so the entries
+        after it are checked against it), but the first such is a break in the chain
+        (``Log.missing``): dropping the links from an edited entry on must not hide
+        the edit."""
         if not isinstance(entries, list) or len(entries) > LOG_MAX:
             raise ValueError("saved Q*bert match: the log is not a list of at most %d"
                              % LOG_MAX)
         log = Log(dropped, base)
         prev = base
-        for e in entries:
+        for i in range(len(entries)):
+            e = entries[i]
             if not isinstance(e, list) or len(e) not in (7, 8):
                 raise ValueError("saved Q*bert match: bad log entry")
             kind = e[3] if isinstance(e[3], int) else -1
@@ -1024,8 +1031,12 @@ class Match:
                     raise ValueError("saved Q*bert match: bad log entry")
             if not 0 <= kind < len(KINDS) or not _entry_fits(e):
                 raise ValueError("saved Q*bert match: log entry out of range")
-            # an entry saved before the chain gets its link now
-            prev = e[7] if len(e) == 8 else link(prev, e)
+            if len(e) == 8:
+                prev = e[7]
+            else:
+                prev = link(prev, e)
+                if not log.missing:
+                    log.missing = dropped + i + 1
             log.add(e, prev)  # (never more than LOG_MAX: nothing is dropped)
         return log
 

@@ -138,10 +138,10 @@ class AppRig(Hands):
         self.now += self.poll_ms if ms is None else ms
         app = self.app
         app.tick(self.now)
+        # the device writes a draw before its frame, and then lets input through
+        app.sealed(app.secret_seq)
         if app.dirty:
             app.render(app.canvas, self.now)
-        # the device writes a new secret after its frame, and then lets input through
-        app.sealed(app.secret_seq)
         del app.outbox[:]  # what the device would send to the host
 
 
