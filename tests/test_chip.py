@@ -1,0 +1,133 @@
+"""The chip: the built image on an emulated RP2040 (rp2040js), against the simulator.
+
+The frozen image (BOARDSIDE_PICO) boots on the emulated chip; the same presses go
+to the chip's pins and to the simulator, and the LED bytes decoded from the chip's
+data pin must be the simulator's. Only presses that draw nothing are compared (the
+chip's random draws are its own). Every mode opens, the settings screen too, and
+no exception, crash or MemoryError shows on the serial port. The long run (an
+evening of play, power cuts, the stock image with a deploy, the figures) is
+tests/test_chip_board.py (``make test-board``). See docs/chip.md.
+
+Skipped with the reason when the image, Node.js's rp2040js or the bootrom is not
+there; with BOARDSIDE_REQUIRE_CHIP=1 that fails instead.
+"""
+
+import os
+import sys
+
+import pytest
+
+from boardside_host.sim import SimBoard
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "chip"))
+import rig  # noqa: E402  (tests/chip, not a package)
+
+MODES = ["dice", "quoridor", "pacman", "qbert", "cubequest", "qubo"]
+SETTLE_MS = 400  # after a press: the frame is out, the screen still
+
+
+def need_chip(board="BOARDSIDE_PICO"):
+    why = rig.missing(board)
+    if why is None:
+        return
+    if os.environ.get("BOARDSIDE_REQUIRE_CHIP") == "1":
+        pytest.fail("the chip layer cannot run: " + why)
+    pytest.skip("the chip layer cannot run: " + why)
+
+
+class Pair:
+    """The chip and the simulator, given the same presses at the same times."""
+
+    def __init__(self, chip, sim):
+        self.chip = chip
+        self.sim = sim
+        self.mismatches = []
+
+    def settle(self, ms=SETTLE_MS):
+        self.chip.advance(ms)
+        self.sim.advance(ms)
+
+    def tap(self, button, compare=True):
+        self.chip.tap(button)
+        self.sim.tap(button)
+        self.settle()
+        if compare:
+            self.compare(button)
+
+    def compare(self, what):
+        chip = self.chip.frames[-1].panel if self.chip.frames else None
+        if chip != self.sim.last_leds:
+            self.mismatches.append(what)
+        return chip == self.sim.last_leds
+
+
+def bad_output(chip):
+    """Crash, exception and MemoryError reports in the chip's serial output."""
+    out = [e for e in chip.events if e["event"] in ("crash", "error", "exception")]
+    out += [line for line in chip.console
+            if "Traceback" in line or "Error" in line or "MemoryError" in line]
+    return out
+
+
+@pytest.fixture(scope="module")
+def pair():
+    need_chip()
+    chip = rig.ChipBoard("BOARDSIDE_PICO")
+    sim = SimBoard(seed=1, entropy_seed=1)
+    try:
+        chip.boot()
+        sim.boot()
+        p = Pair(chip, sim)
+        p.settle()
+        yield p
+    finally:
+        chip.close()
+        sim.close()
+
+
+def test_boots_to_the_menu(pair):
+    chip = pair.chip
+    boot = next(e for e in chip.events if e["event"] == "boot")
+    assert boot["t_ms"] < 2000, "boot event at %.0f emulated ms" % boot["t_ms"]
+    assert chip.frames, "no frame decoded from the LED data pin"
+    assert pair.compare("menu"), "the menu's LEDs differ from the simulator's"
+    reply = chip.request({"cmd": "hello"})
+    assert reply["ok"] and reply["modes"] == MODES
+    assert chip.request({"cmd": "state"})["screen"] == "menu"
+    assert bad_output(chip) == []
+
+
+def test_menu_presses_match_the_simulator(pair):
+    for button in ["right", "right", "left", "down", "up", "left"]:
+        pair.tap(button)
+    assert pair.mismatches == []
+    assert pair.chip.request({"cmd": "state"})["menu"]["selected"] == "dice"
+
+
+def test_every_mode_opens(pair):
+    chip = pair.chip
+    for k, mode in enumerate(MODES):
+        opened = len(chip.frames)
+        pair.tap("a")  # open the selected mode
+        assert len(chip.frames) > opened, "%s drew no frame" % mode
+        state = chip.request({"cmd": "state"})
+        assert state["screen"] == mode, state
+        pair.tap("menu")  # back to the menu, still on this mode
+        pair.tap("right")
+    assert pair.mismatches == [], "frames unlike the simulator's after: %s" % pair.mismatches
+    assert bad_output(chip) == []
+    free = chip.heap()
+    assert free["free"] > 60 * 1024, free
+
+
+def test_settings_screen_opens(pair):
+    chip = pair.chip
+    assert chip.request({"cmd": "state"})["menu"]["selected"] == "settings"
+    pair.tap("a")
+    state = chip.request({"cmd": "state"})
+    assert bad_output(chip) == [], "settings screen: %s" % bad_output(chip)
+    assert state["screen"] == "settings", state
+    pair.tap("down")
+    pair.tap("menu")
+    assert chip.request({"cmd": "state"})["screen"] == "menu"
+    assert pair.mismatches == [], "frames unlike the simulator's after: %s" % pair.mismatches
