@@ -116,7 +116,8 @@ class ChipBoard:
         self._flash_file = None
         self._heap_area = None
         req = {"op": "init", "bootrom": bootrom_path(), "images": images,
-               "watch": {"gc_collect": self.syms.get("gc_collect")}}
+               "watch": {"gc_collect": self.syms.get("gc_collect"),
+                         "mp_hal_delay_ms": self.syms.get("mp_hal_delay_ms")}}
         if flash is not None:
             import tempfile
             fd, path = tempfile.mkstemp(prefix="boardside-chip-flash-")
@@ -131,6 +132,8 @@ class ChipBoard:
         self.notes = []
         self.gcs = []          # (start_ms, ms) of each gc_collect() run
         self.flash_ops = {}
+        self.sleep_ns = 0      # emulated time the core slept (WFI/WFE)
+        self.delay_calls = 0   # calls of mp_hal_delay_ms (time.sleep_ms)
         self.edges = []        # (t_ms, button, pressed)
         self.held = {b: False for b in BUTTON_PINS}
         self._serial = bytearray()   # bytes from the board not yet read
@@ -166,6 +169,8 @@ class ChipBoard:
         for n in reply.get("notes", ()):
             self.notes.append((n["t_ns"] / 1e6, n["note"]))
         self.flash_ops = reply.get("flash", self.flash_ops)
+        self.sleep_ns = reply.get("sleep_ns", self.sleep_ns)
+        self.delay_calls = reply.get("delay_calls", self.delay_calls)
         data = bytes.fromhex(reply.get("serial", ""))
         if data:
             self._serial += data
@@ -288,6 +293,19 @@ class ChipBoard:
         finally:
             self.raw_lines = True
 
+    def idle(self, ms=2000):
+        """Run ``ms`` with nothing pressed or sent; the core's load meanwhile:
+        ``busy`` the fraction of time it ran (not asleep in WFI/WFE) and ``busy_us``
+        per sleep_ms() call (the main loop sleeps 1 ms at a time between passes)."""
+        t0, s0, d0, g0 = self.now_ns, self.sleep_ns, self.delay_calls, len(self.gcs)
+        self.advance(ms)
+        span = self.now_ns - t0
+        busy = span - (self.sleep_ns - s0)
+        calls = self.delay_calls - d0
+        return {"ms": ms, "busy": round(busy / span, 4), "sleep_calls": calls,
+                "busy_us_per_sleep": round(busy / 1000 / calls, 1) if calls else None,
+                "gc_runs": len(self.gcs) - g0}
+
     # -- memory -------------------------------------------------------------------------
     def read(self, addr, n):
         return bytes.fromhex(self._call({"op": "read", "addr": addr, "len": n})["hex"])
@@ -391,3 +409,72 @@ def heap_from(read, syms, area=None):
                 run = 0
     return {"free": free * 16, "alloc": (blocks - free) * 16, "largest": largest * 16,
             "total": blocks * 16}
+
+
+class ChipPty:
+    """The chip's USB serial port as a pseudo-terminal, for host tools (mpremote,
+    ``boardside deploy``). A thread owns the chip while the bridge is open: it runs
+    the chip flat out in steps of ``step_ms`` emulated milliseconds, passing bytes
+    each way between steps, so the host's wall-clock timeouts see a slow board and
+    the chip's own timing stays emulated (see docs/chip.md). ``close()`` hands the
+    chip back."""
+
+    def __init__(self, chip, step_ms=1):
+        import threading
+        import tty
+
+        self.chip = chip
+        self.step_ms = step_ms
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)  # a USB CDC port: no echo, no line editing
+        os.set_blocking(self.master, False)
+        self.path = os.ttyname(self.slave)
+        self.error = None
+        self._stop = threading.Event()
+        chip.on_output = self._to_host
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _to_host(self, data):
+        import select
+        data = memoryview(data)
+        tries = 0
+        while data:
+            try:
+                data = data[os.write(self.master, data):]
+            except BlockingIOError:
+                tries += 1
+                if tries > 200:  # nobody reads: the bytes are lost, as on a closed port
+                    return
+                select.select([], [self.master], [], 0.01)
+            except OSError:
+                return
+
+    def _run(self):
+        try:
+            while not self._stop.is_set():
+                try:
+                    data = os.read(self.master, 4096)
+                except (BlockingIOError, OSError):
+                    data = b""
+                if data:
+                    self.chip.write_serial(data)
+                self.chip.advance(self.step_ms)
+                self.chip.read_serial()  # passed on already
+        except Exception as exc:  # noqa: BLE001 - reported by close()
+            self.error = exc
+
+    def close(self):
+        self._stop.set()
+        self._thread.join(timeout=30)
+        self.chip.on_output = None
+        os.close(self.master)
+        os.close(self.slave)
+        if self.error is not None:
+            raise self.error
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

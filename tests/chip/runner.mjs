@@ -68,6 +68,11 @@ let gcRet = -1;
 let gcStart = 0;
 let gcAddr = -1;
 
+// idle figures: time the core sleeps (WFI/WFE), and calls of mp_hal_delay_ms
+let sleepNs = 0;
+let delayAddr = -1;
+let delayCalls = 0;
+
 function now() {
   return baseNs + clock.nanos;
 }
@@ -287,9 +292,12 @@ function runUntil(targetAbsNs) {
         if (stallNs < dt) dt = stallNs;
         stallNs -= dt;
         flashOps.stall_ns += dt;
-      } else if (clock.nextAlarm) {
-        const a = clock.nanosToNextAlarm;
-        if (a < dt) dt = Math.max(a, 0);
+      } else {
+        if (clock.nextAlarm) {
+          const a = clock.nanosToNextAlarm;
+          if (a < dt) dt = Math.max(a, 0);
+        }
+        sleepNs += dt;
       }
       clock.tick(dt);
     } else {
@@ -302,6 +310,8 @@ function runUntil(targetAbsNs) {
         gcs.push({ start_ns: gcStart, end_ns: now() });
         gcEntry = -1;
         gcRet = -1;
+      } else if (pc === delayAddr) {
+        delayCalls++;
       }
       const cycles = core.executeInstruction();
       clock.tick(cycles * CYCLE_NS);
@@ -325,6 +335,8 @@ function take() {
     gcs,
     notes,
     flash: { ...flashOps },
+    sleep_ns: sleepNs,
+    delay_calls: delayCalls,
   };
   serialOut = [];
   frames = [];
@@ -365,6 +377,7 @@ const handlers = {
     for (const image of req.images || []) loadImage(image);
     watch = req.watch || {};
     gcAddr = watch.gc_collect !== undefined ? watch.gc_collect & ~1 : -1;
+    delayAddr = watch.mp_hal_delay_ms !== undefined ? watch.mp_hal_delay_ms & ~1 : -1;
     ledPin = req.led_pin ?? 2;
     ledBytes = req.led_bytes ?? 768;
     startChip();

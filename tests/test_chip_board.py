@@ -1,0 +1,185 @@
+"""The long chip layer (``make test-board``): the built images on an emulated RP2040.
+
+- The frozen image (BOARDSIDE_PICO): boot, an evening playing every mode and the
+  settings screen twice, with the figures (tests/chip/evening.py); a power cut right
+  after the Q*bert drop restores the roll still hidden; a new UF2 installed over the
+  old keeps the saved game.
+- Stock MicroPython (RPI_PICO): ``boardside deploy`` through the chip's USB serial
+  on a pty, then a power cut, a boot from the deployed files, the same menu as the
+  frozen image and the same evening.
+
+The figures go to out/chip.json and a table is printed (run with -s). The checks
+come after the figures are written, so a run that fails still reports them.
+"""
+
+import json
+import os
+import sys
+import time
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "chip"))
+import evening  # noqa: E402  (tests/chip, not a package)
+import rig  # noqa: E402
+
+from boardside_host.sim import SimBoard  # noqa: E402
+
+pytestmark = pytest.mark.board
+
+OUT = os.path.join(rig.ROOT, "out", "chip.json")
+EVENINGS = int(os.environ.get("BOARDSIDE_CHIP_EVENINGS", "2"))  # how many evenings per image
+
+
+def need_chip(board):
+    why = rig.missing(board)
+    if why is None:
+        return
+    if os.environ.get("BOARDSIDE_REQUIRE_CHIP") == "1":
+        pytest.fail("the chip layer cannot run: " + why)
+    pytest.skip("the chip layer cannot run: " + why)
+
+
+def write_figures(key, figures):
+    os.makedirs(os.path.dirname(OUT), exist_ok=True)
+    try:
+        with open(OUT) as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        data = {}
+    data[key] = figures
+    with open(OUT, "w") as f:
+        json.dump(data, f, indent=1, sort_keys=True)
+
+
+def boot_ms(chip):
+    return next(e["t_ms"] for e in chip.events if e["event"] == "boot")
+
+
+def play_evenings(chip, key, extra):
+    night = evening.Evening(chip, log=lambda s: print(s, flush=True))
+    wall = time.monotonic()
+    for k in range(EVENINGS):
+        print("%s: evening %d" % (key, k + 1), flush=True)
+        night.play()
+    figures = {name: evening.summary(rec) for name, rec in night.modes.items()}
+    idle = chip.idle(2000)  # in the menu, nothing pressed
+    heap = chip.heap()
+    out = dict(extra)
+    out.update({"modes": figures, "heap_end": heap, "idle": idle,
+                "gc_all_ms": [round(ms, 3) for _, ms in chip.gcs],
+                "emulated_ms": round(chip.now_ms), "evenings_wall_s": round(
+                    time.monotonic() - wall, 1), "flash": chip.flash_ops,
+                "bad": night.bad + [line for line in chip.console if "Error" in line]})
+    write_figures(key, out)
+    print(evening.table("%s (boot %.0f ms)" % (key, out["boot_ms"]), figures))
+    print("idle in the menu: core awake %.1f%%, %s us awake per sleep_ms(1); heap %s" % (
+        100 * idle["busy"], idle["busy_us_per_sleep"], heap))
+    return night, out
+
+
+def menu_panel():
+    sim = SimBoard(seed=1, entropy_seed=1)
+    try:
+        sim.boot()
+        sim.advance(300)
+        return sim.last_leds
+    finally:
+        sim.close()
+
+
+def test_frozen_image_evening_power_cut_and_upgrade():
+    need_chip("BOARDSIDE_PICO")
+    chip = rig.ChipBoard("BOARDSIDE_PICO")
+    try:
+        chip.boot()
+        chip.advance(300)
+        booted = boot_ms(chip)
+        assert chip.frames[-1].panel == menu_panel()
+        night, out = play_evenings(chip, "BOARDSIDE_PICO", {"boot_ms": round(booted, 1)})
+
+        # a power cut right after a secret Dice roll: it comes back hidden
+        s = night.open("dice")
+        if not s["secret"]:
+            night.tap("b")
+        before = night.state()["state"]
+        pages = chip.flash_ops.get("program_pages", 0)
+        chip.press("a")
+        chip.advance(60)
+        chip.release("a")
+        # the roll's save: cut as soon as the flash has been written and is quiet (5 ms)
+        chip.run_until(lambda: chip.flash_ops.get("program_pages", 0) > pages, 3000, 1)
+        quiet = 0
+        while quiet < 5:
+            ops = dict(chip.flash_ops)
+            chip.advance(1)
+            quiet = quiet + 1 if chip.flash_ops == ops else 0
+        cut_after_ms = chip.now_ms - chip.edges[-2][0]
+        flash = chip.power_cut()
+    finally:
+        chip.close()
+
+    chip = rig.ChipBoard("BOARDSIDE_PICO", flash=flash)
+    try:
+        chip.boot()
+        chip.advance(500)
+        restore = [e for e in chip.events if e["event"] == "restore"]
+        after = chip.request({"cmd": "state"})
+        kept = chip.power_cut()
+    finally:
+        chip.close()
+    # a new UF2 over the old one: the saved game stays, still hidden until revealed
+    chip = rig.ChipBoard("BOARDSIDE_PICO", flash=kept, images=[rig.image("BOARDSIDE_PICO")])
+    try:
+        chip.boot()
+        chip.advance(500)
+        upgraded = chip.request({"cmd": "state"})
+        upgraded_restore = [e for e in chip.events if e["event"] == "restore"]
+        revealed = chip.request({"cmd": "act", "action": "reveal", "mode": "dice"})
+    finally:
+        chip.close()
+    out["power_cut_after_press_ms"] = round(cut_after_ms, 1)
+    write_figures("BOARDSIDE_PICO", out)
+    print("power cut %.1f ms after the secret roll's press" % cut_after_ms)
+
+    assert out["bad"] == [], out["bad"]
+    assert restore and restore[0]["restored"], restore
+    assert after["screen"] == "dice", after
+    state = after["state"]
+    assert state["secret"] and state["rolls"] == before["rolls"] + 1, (before, state)
+    assert "results" not in state, state  # hidden
+    assert upgraded_restore and upgraded_restore[0]["restored"], upgraded_restore
+    assert upgraded["state"] == state
+    assert revealed["ok"] and len(revealed["results"]) == state["count"], revealed
+
+
+def test_stock_image_with_deploy_boots_the_same():
+    need_chip("RPI_PICO")
+    need_chip("BOARDSIDE_PICO")
+    from boardside_host import deploy
+
+    chip = rig.ChipBoard("RPI_PICO")
+    try:
+        chip.advance(1500)  # MicroPython's REPL, no main.py
+        wall = time.monotonic()
+        with rig.ChipPty(chip) as pty:
+            summary = deploy.deploy(pty.path, out=lambda s: None)
+        deploy_wall = time.monotonic() - wall
+        assert summary["started"] == "started", summary
+        flash = chip.power_cut()
+    finally:
+        chip.close()
+
+    chip = rig.ChipBoard("RPI_PICO", flash=flash)
+    try:
+        chip.boot()
+        chip.advance(300)
+        booted = boot_ms(chip)
+        assert chip.frames[-1].panel == menu_panel()
+        hello = chip.request({"cmd": "hello"})
+        night, out = play_evenings(chip, "RPI_PICO+deploy", {
+            "boot_ms": round(booted, 1), "deploy_wall_s": round(deploy_wall, 1),
+            "deploy_seconds": summary.get("seconds"), "code": hello.get("code")})
+    finally:
+        chip.close()
+    assert out["bad"] == [], out["bad"]
