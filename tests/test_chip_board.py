@@ -153,11 +153,12 @@ def test_frozen_image_evening_power_cut_and_upgrade():
     assert revealed["ok"] and len(revealed["results"]) == state["count"], revealed
 
 
-def test_stock_image_with_deploy_boots_the_same():
+def test_stock_image_with_deploy_boots_the_same(tmp_path, monkeypatch):
     need_chip("RPI_PICO")
     need_chip("BOARDSIDE_PICO")
     from boardside_host import deploy
 
+    monkeypatch.setenv("BOARDSIDE_CACHE", str(tmp_path / "cache"))
     chip = rig.ChipBoard("RPI_PICO")
     try:
         chip.advance(1500)  # MicroPython's REPL, no main.py

@@ -110,16 +110,19 @@ class ChipBoard:
         if images is None:
             images = [] if flash is not None else [image(board, "uf2")]
         self.hw = hardware
+        import tempfile
+        # rp2040js's own warnings (e.g. core 1's FIFO on a soft reset) go to a file,
+        # shown when the emulator stops
+        self._stderr = tempfile.TemporaryFile()
         self._proc = subprocess.Popen(
             ["node", RUNNER], cwd=HERE, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            text=True, bufsize=1)
+            stderr=self._stderr, text=True, bufsize=1)
         self._flash_file = None
         self._heap_area = None
         req = {"op": "init", "bootrom": bootrom_path(), "images": images,
                "watch": {"gc_collect": self.syms.get("gc_collect"),
                          "mp_hal_delay_ms": self.syms.get("mp_hal_delay_ms")}}
         if flash is not None:
-            import tempfile
             fd, path = tempfile.mkstemp(prefix="boardside-chip-flash-")
             with os.fdopen(fd, "wb") as f:
                 f.write(flash)
@@ -148,7 +151,9 @@ class ChipBoard:
         self._proc.stdin.flush()
         line = self._proc.stdout.readline()
         if not line:
-            raise ChipError("the emulator stopped (runner.mjs)")
+            self._stderr.seek(0)
+            tail = self._stderr.read()[-2000:].decode("utf-8", "replace")
+            raise ChipError("the emulator stopped (runner.mjs): " + tail)
         reply = json.loads(line)
         if not reply.get("ok"):
             raise ChipError(reply.get("error"))
@@ -349,6 +354,7 @@ class ChipBoard:
                 self._proc.kill()
                 self._proc.wait()
             self._proc = None
+            self._stderr.close()
         if self._flash_file:
             os.unlink(self._flash_file)
             self._flash_file = None
