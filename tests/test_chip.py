@@ -134,3 +134,33 @@ def test_settings_screen_opens(pair):
     pair.tap("menu")
     assert chip.request({"cmd": "state"})["screen"] == "menu"
     assert pair.mismatches == [], "frames unlike the simulator's after: %s" % pair.mismatches
+
+
+def test_heap_and_gc_read_from_the_chip_agree_with_micropython():
+    """The heap read from RAM is gc.mem_free()/gc.mem_alloc() to the byte, and the
+    gc_collect() run timed on the core is the one the chip's own clock times."""
+    need_chip("RPI_PICO")
+    chip = rig.ChipBoard("RPI_PICO")  # stock MicroPython: the REPL, nothing else runs
+    try:
+        chip.advance(1200)
+
+        def run(line):
+            chip.read_serial()
+            chip.write_serial(line + "\r")
+            chip.run_until(lambda: chip._serial.endswith(b">>> "), 5000, 5)
+            return chip.read_serial()
+
+        run("import gc, time; f = a = d = 0")
+        for _ in range(3):
+            runs = len(chip.gcs)
+            run("t = time.ticks_us(); gc.collect(); d = time.ticks_diff(time.ticks_us(), t); "
+                "f = gc.mem_free(); a = gc.mem_alloc()")
+            heap = chip.heap()
+            timed = chip.gcs[runs:]
+            f, a, d = (int(v) for v in run("print(f, a, d)").split()[3:6])
+            assert (heap["free"], heap["alloc"]) == (f, a)
+            assert heap["largest"] <= heap["free"]
+            assert len(timed) == 1
+            assert 0 < timed[0][1] * 1000 <= d < timed[0][1] * 1000 + 100  # us
+    finally:
+        chip.close()
