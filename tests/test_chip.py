@@ -23,6 +23,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "chip"))
 import rig  # noqa: E402  (tests/chip, not a package)
 
 MODES = ["dice", "quoridor", "pacman", "qbert", "cubequest", "qubo"]
+# presses in each mode that draw nothing at random (the next die, the players, ...)
+PRESSES = {"dice": ["right", "up", "left"], "quoridor": ["right", "left"],
+           "pacman": ["left", "right"], "qbert": [], "cubequest": ["down", "right", "up"],
+           "qubo": ["down", "right"]}
 SETTLE_MS = 400  # after a press: the frame is out, the screen still
 
 
@@ -115,6 +119,8 @@ def test_every_mode_opens(pair):
         assert len(chip.frames) > opened, "%s drew no frame" % mode
         state = chip.request({"cmd": "state"})
         assert state["screen"] == mode, state
+        for button in PRESSES[mode]:
+            pair.tap(button)
         pair.tap("menu")  # back to the menu, still on this mode
         pair.tap("right")
     assert pair.mismatches == [], "frames unlike the simulator's after: %s" % pair.mismatches
