@@ -2,11 +2,11 @@
 
 - The frozen image (BOARDSIDE_PICO): boot, an evening playing every mode and the
   settings screen twice, with the figures (tests/chip/evening.py); a power cut right
-  after the Q*bert drop restores the roll still hidden; a new UF2 installed over the
-  old keeps the saved game.
+  after a secret Dice roll (once its save is on flash) restores it still hidden; a
+  new UF2 installed over the old keeps the saved game.
 - Stock MicroPython (RPI_PICO): ``boardside deploy`` through the chip's USB serial
-  on a pty, then a power cut, a boot from the deployed files, the same menu as the
-  frozen image and the same evening.
+  on a pty, then a power cut, a boot from the deployed files, the simulator's menu,
+  and the same evening.
 
 The figures go to out/chip.json and a table is printed (run with -s). The checks
 come after the figures are written, so a run that fails still reports them.
@@ -155,34 +155,66 @@ def test_frozen_image_evening_power_cut_and_upgrade():
     assert revealed["ok"] and len(revealed["results"]) == state["count"], revealed
 
 
-def test_stock_image_with_deploy_boots_the_same(tmp_path, monkeypatch):
+@pytest.fixture(scope="module")
+def deployed(tmp_path_factory):
+    """The flash of a stock MicroPython chip after ``boardside deploy`` over its USB
+    serial port (a pty), and the deploy's figures."""
     need_chip("RPI_PICO")
     need_chip("BOARDSIDE_PICO")
     from boardside_host import deploy
 
-    monkeypatch.setenv("BOARDSIDE_CACHE", str(tmp_path / "cache"))
+    mp = pytest.MonkeyPatch()
+    mp.setenv("BOARDSIDE_CACHE", str(tmp_path_factory.mktemp("cache")))
+    # deploy's timeouts are wall-clock ones, sized for a real board; the emulated one
+    # runs at a fraction of real time (slower still on a busy machine): give each
+    # step `slow` times longer. The board's own timing stays emulated.
+    slow = 8
+
+    class SlowLink(deploy.BoardLink):
+        def __init__(self, port, out, timeout=10, step_timeout=deploy.STEP_TIMEOUT_S):
+            super().__init__(port, out, timeout * slow, step_timeout * slow)
+
+    mp.setattr(deploy, "BoardLink", SlowLink)
+    mp.setattr(deploy, "RESET_TIMEOUT_S", deploy.RESET_TIMEOUT_S * slow)
+    mp.setattr(deploy.wait_for_boot, "__defaults__", (deploy.RESET_TIMEOUT_S * slow,))
     chip = rig.ChipBoard("RPI_PICO")
     try:
         chip.advance(1500)  # MicroPython's REPL, no main.py
         wall = time.monotonic()
         with rig.ChipPty(chip) as pty:
             summary = deploy.deploy(pty.path, out=lambda s: None)
-        deploy_wall = time.monotonic() - wall
+        figures = {"deploy_wall_s": round(time.monotonic() - wall, 1),
+                   "deploy_emulated_ms": round(chip.now_ms - 1500),
+                   "deploy_files": len(summary["copied"]), "deploy_bytes": summary["bytes"]}
         assert summary["started"] == "started", summary
-        flash = chip.power_cut()
+        return chip.power_cut(), figures
     finally:
         chip.close()
+        mp.undo()
 
+
+def test_stock_image_with_deploy_boots_the_same(deployed):
+    flash, _ = deployed
     chip = rig.ChipBoard("RPI_PICO", flash=flash)
     try:
         chip.boot()
         chip.advance(300)
-        booted = boot_ms(chip)
         assert chip.frames[-1].panel == menu_panel()
         hello = chip.request({"cmd": "hello"})
-        night, out = play_evenings(chip, "RPI_PICO+deploy", {
-            "boot_ms": round(booted, 1), "deploy_wall_s": round(deploy_wall, 1),
-            "deploy_seconds": summary.get("seconds"), "code": hello.get("code")})
+        assert hello["modes"] == evening.MODES
+        assert chip.request({"cmd": "state"})["screen"] == "menu"
+    finally:
+        chip.close()
+
+
+def test_stock_image_with_deploy_evening(deployed):
+    flash, figures = deployed
+    chip = rig.ChipBoard("RPI_PICO", flash=flash)
+    try:
+        chip.boot()
+        chip.advance(300)
+        figures = dict(figures, boot_ms=round(boot_ms(chip), 1))
+        night, out = play_evenings(chip, "RPI_PICO+deploy", figures)
     finally:
         chip.close()
     assert out["bad"] == [], out["bad"]
