@@ -75,8 +75,9 @@ def play_evenings(chip, key, extra):
                 + [note for note in chip.notes if "watchdog" in note[1]]})
     write_figures(key, out)
     print(evening.table("%s (boot %.0f ms)" % (key, out["boot_ms"]), figures))
-    print("idle in the menu: core awake %.1f%%, %s us awake per sleep_ms(1); heap %s" % (
-        100 * idle["busy"], idle["busy_us_per_sleep"], heap))
+    print("idle in the menu: core awake %.1f%%, a pass every %s ms, %s us awake per pass;"
+          " heap %s" % (100 * idle["busy"], idle["pass_period_ms"], idle["awake_us_per_pass"],
+                        heap))
     return night, out
 
 

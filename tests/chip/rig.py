@@ -121,7 +121,8 @@ class ChipBoard:
         self._heap_area = None
         req = {"op": "init", "bootrom": bootrom_path(), "images": images,
                "watch": {"gc_collect": self.syms.get("gc_collect"),
-                         "mp_hal_delay_ms": self.syms.get("mp_hal_delay_ms")}}
+                         "mp_hal_delay_ms": self.syms.get("mp_hal_delay_ms"),
+                         "poll_ipoll": self.syms.get("poll_ipoll")}}
         if flash is not None:
             fd, path = tempfile.mkstemp(prefix="boardside-chip-flash-")
             with os.fdopen(fd, "wb") as f:
@@ -137,6 +138,7 @@ class ChipBoard:
         self.flash_ops = {}
         self.sleep_ns = 0      # emulated time the core slept (WFI/WFE)
         self.delay_calls = 0   # calls of mp_hal_delay_ms (time.sleep_ms)
+        self.pass_calls = 0    # calls of poll_ipoll: the main loop's passes
         self.edges = []        # (t_ms, button, pressed)
         self.held = {b: False for b in BUTTON_PINS}
         self._serial = bytearray()   # bytes from the board not yet read
@@ -176,6 +178,7 @@ class ChipBoard:
         self.flash_ops = reply.get("flash", self.flash_ops)
         self.sleep_ns = reply.get("sleep_ns", self.sleep_ns)
         self.delay_calls = reply.get("delay_calls", self.delay_calls)
+        self.pass_calls = reply.get("pass_calls", self.pass_calls)
         data = bytes.fromhex(reply.get("serial", ""))
         if data:
             self._serial += data
@@ -299,16 +302,20 @@ class ChipBoard:
             self.raw_lines = True
 
     def idle(self, ms=2000):
-        """Run ``ms`` with nothing pressed or sent; the core's load meanwhile:
-        ``busy`` the fraction of time it ran (not asleep in WFI/WFE) and ``busy_us``
-        per sleep_ms() call (the main loop sleeps 1 ms at a time between passes)."""
-        t0, s0, d0, g0 = self.now_ns, self.sleep_ns, self.delay_calls, len(self.gcs)
+        """Run ``ms`` with nothing pressed or sent; the core's load meanwhile: ``busy``
+        the fraction of time it ran (not asleep in WFI/WFE), ``passes`` the main
+        loop's passes (each polls the serial port once: calls of poll_ipoll), and
+        per pass its period and the time the core was awake."""
+        t0, s0, d0, p0 = self.now_ns, self.sleep_ns, self.delay_calls, self.pass_calls
+        g0 = len(self.gcs)
         self.advance(ms)
         span = self.now_ns - t0
         busy = span - (self.sleep_ns - s0)
-        calls = self.delay_calls - d0
-        return {"ms": ms, "busy": round(busy / span, 4), "sleep_calls": calls,
-                "busy_us_per_sleep": round(busy / 1000 / calls, 1) if calls else None,
+        passes = self.pass_calls - p0
+        return {"ms": ms, "busy": round(busy / span, 4), "passes": passes,
+                "sleep_calls": self.delay_calls - d0,
+                "pass_period_ms": round(span / 1e6 / passes, 3) if passes else None,
+                "awake_us_per_pass": round(busy / 1000 / passes, 1) if passes else None,
                 "gc_runs": len(self.gcs) - g0}
 
     # -- memory -------------------------------------------------------------------------

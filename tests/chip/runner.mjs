@@ -72,6 +72,8 @@ let gcAddr = -1;
 let sleepNs = 0;
 let delayAddr = -1;
 let delayCalls = 0;
+let passAddr = -1; // poll_ipoll: the main loop polls the serial port once a pass
+let passCalls = 0;
 
 function now() {
   return baseNs + clock.nanos;
@@ -312,6 +314,8 @@ function runUntil(targetAbsNs) {
         gcRet = -1;
       } else if (pc === delayAddr) {
         delayCalls++;
+      } else if (pc === passAddr) {
+        passCalls++;
       }
       const cycles = core.executeInstruction();
       clock.tick(cycles * CYCLE_NS);
@@ -337,6 +341,7 @@ function take() {
     flash: { ...flashOps },
     sleep_ns: sleepNs,
     delay_calls: delayCalls,
+    pass_calls: passCalls,
   };
   serialOut = [];
   frames = [];
@@ -378,6 +383,7 @@ const handlers = {
     watch = req.watch || {};
     gcAddr = watch.gc_collect !== undefined ? watch.gc_collect & ~1 : -1;
     delayAddr = watch.mp_hal_delay_ms !== undefined ? watch.mp_hal_delay_ms & ~1 : -1;
+    passAddr = watch.poll_ipoll !== undefined ? watch.poll_ipoll & ~1 : -1;
     ledPin = req.led_pin ?? 2;
     ledBytes = req.led_bytes ?? 768;
     startChip();
