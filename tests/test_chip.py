@@ -170,3 +170,4 @@ def test_heap_and_gc_read_from_the_chip_agree_with_micropython():
             assert 0 < timed[0][1] * 1000 <= d < timed[0][1] * 1000 + 100  # us
     finally:
         chip.close()
+
