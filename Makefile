@@ -75,4 +75,4 @@ docs-images: $(STAMP)
 	$(BIN)/python -m boardside_host.docimages docs/img
 
 clean:
-	rm -rf $(VENV) $(MPVM)/node_modules build out .pytest_cache
+	rm -rf $(VENV) $(MPVM)/node_modules $(CHIP)/node_modules build out .pytest_cache
