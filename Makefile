@@ -5,15 +5,18 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 MPVM := tests/micropython_vm
 MPVM_STAMP := $(MPVM)/node_modules/.installed
+CHIP := tests/chip
+CHIP_STAMP := $(CHIP)/node_modules/.installed
 
-.PHONY: run web install test test-all fuzz bench docs-images lint clean help firmware \
-	firmware-stock
+.PHONY: run web install test test-all test-board fuzz bench docs-images lint clean help \
+	firmware firmware-stock
 
 help:
 	@echo "make run       start the simulated device in this terminal"
 	@echo "make web       the device in a web page: build out/web and serve it on localhost"
 	@echo "make test      install what is needed and run all test layers"
 	@echo "make test-all  the tests plus the long ones (cross-checks, fuzz)"
+	@echo "make test-board  the image on an emulated RP2040: an evening of play, figures"
 	@echo "make fuzz      the long fault-injection and serial fuzz runs"
 	@echo "make lint      ruff's checks of every Python file"
 	@echo "make firmware  the boardside UF2: MicroPython built from source, boardside frozen in"
@@ -30,7 +33,7 @@ run: $(STAMP)
 web: $(STAMP) $(MPVM_STAMP)
 	$(BIN)/boardside web $(WEB_ARGS)
 
-install: $(STAMP) $(MPVM_STAMP)
+install: $(STAMP) $(MPVM_STAMP) $(CHIP_STAMP)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,17 +46,28 @@ $(MPVM_STAMP): $(MPVM)/package.json $(MPVM)/package-lock.json
 	npm ci --prefix $(MPVM) --no-audit --no-fund --loglevel=error
 	@touch $@
 
+# The emulated RP2040 (rp2040js, run by Node.js) of the chip layer, pinned likewise
+$(CHIP_STAMP): $(CHIP)/package.json $(CHIP)/package-lock.json
+	npm ci --prefix $(CHIP) --no-audit --no-fund --loglevel=error
+	@touch $@
+
 # One worker per core, a test file each: a file's fixtures (the MicroPython VM run,
 # the deployed flash) are set up once, in one worker.
-test: $(STAMP) $(MPVM_STAMP) lint
-	$(BIN)/python -m pytest -m "not slow" -n auto --dist loadfile
+test: $(STAMP) $(MPVM_STAMP) $(CHIP_STAMP) lint
+	$(BIN)/python -m pytest -m "not slow and not board" -n auto --dist loadfile
 
 # pyflakes' errors, imports out of place and lines over 99 characters (pyproject.toml)
 lint: $(STAMP)
 	$(BIN)/ruff check firmware host tests bench hardware
 
-test-all: $(STAMP) $(MPVM_STAMP)
-	$(BIN)/python -m pytest -n auto --dist loadfile
+test-all: $(STAMP) $(MPVM_STAMP) $(CHIP_STAMP)
+	$(BIN)/python -m pytest -m "not board" -n auto --dist loadfile
+
+# The built images (make firmware; BOARDSIDE_FIRMWARE_DIR) on an emulated RP2040: an
+# evening playing every mode on the frozen image and on stock MicroPython with a
+# deploy, power cuts; prints a table, writes out/chip.json (docs/chip.md).
+test-board: $(STAMP) $(CHIP_STAMP)
+	$(BIN)/python -m pytest -s -p no:cacheprovider -m board tests/test_chip_board.py
 
 # Speed and memory on CPython and the MicroPython VM, with board-time estimates and
 # budgets (about 5 minutes); prints a table, writes out/bench.json, fails on a miss.
@@ -89,4 +103,4 @@ firmware-stock: $(STAMP)
 		MICROPYTHON_SRC="$(MICROPYTHON_SRC)" $(BIN)/boardside image --board $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) $(MPVM)/node_modules build out .pytest_cache
+	rm -rf $(VENV) $(MPVM)/node_modules $(CHIP)/node_modules build out .pytest_cache

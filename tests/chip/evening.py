@@ -1,0 +1,300 @@
+"""An evening of play on the emulated chip, with the buttons, and the figures taken
+on the way (tests/test_chip_board.py, ``make test-board``; docs/chip.md).
+
+Each mode is opened from the menu with A and played a little with the pad, A, B
+and held buttons, as a player would; the protocol's ``state`` request only steers
+the script (how many roll-offs, whether a game must be started) and checks it got
+somewhere. Figures per mode:
+
+- ``open_ms``: A pressed in the menu to the mode's first frame latched.
+- ``latency_ms``: each press that drew a frame, from the button's edge (the press;
+  for a held button, whose hold is an action of its own, the release) to the first
+  frame that started on the wire after it, its last bit latched.
+- ``heap``: free bytes and the largest free block read from RAM after every press
+  (the lowest while the mode ran, and in the menu after it).
+- ``gc_ms``: every gc_collect() run on the core while the mode ran.
+"""
+
+import statistics
+
+TAP_MS = 60
+GAP_MS = 60
+SETTLE_MS = 300
+HOLD_MS = 900
+ROLL_MS = 700      # a die's tumble
+BYTE_US = 10       # one byte on the WS2812 wire: 8 bits of 1.25 us
+
+MODES = ["dice", "quoridor", "pacman", "qbert", "cubequest", "qubo"]
+
+
+def start_ms(frame):
+    return frame.end_ms - frame.sent * BYTE_US / 1000
+
+
+class Evening:
+    def __init__(self, chip, log=print):
+        self.chip = chip
+        self.log = log
+        self.modes = {}
+        self.mode = None
+        self.menu_index = 0   # the menu's selection, as the chip keeps it
+        self.bad = []         # crash/exception reports seen
+
+    # -- figures ------------------------------------------------------------------------
+    def rec(self, name=None):
+        name = name or self.mode or "menu"
+        return self.modes.setdefault(name, {
+            "open_ms": [], "latency_ms": [], "heap_free": [], "heap_largest": [],
+            "menu_free": [], "menu_largest": [], "gc_ms": [], "events": {}})
+
+    def frame_after(self, t_ms):
+        for f in self.chip.frames:
+            if start_ms(f) >= t_ms:
+                return f
+        return None
+
+    def sample_heap(self):
+        h = self.chip.heap()
+        r = self.rec()
+        r["heap_free"].append(h["free"])
+        r["heap_largest"].append(h["largest"])
+        return h
+
+    def step(self, button, hold_ms=TAP_MS, settle_ms=SETTLE_MS, measure=True):
+        """Press, hold, release, settle; the latency of the frame it drew."""
+        chip = self.chip
+        gcs = len(chip.gcs)
+        events = len(chip.events)
+        chip.press(button)
+        pressed = chip.now_ms
+        chip.advance(hold_ms)
+        chip.release(button)
+        released = chip.now_ms
+        chip.advance(GAP_MS + settle_ms)
+        edge = released if hold_ms > TAP_MS else pressed
+        f = self.frame_after(edge)
+        r = self.rec()
+        latency = None
+        if measure and f is not None and f.latch_ms < chip.now_ms:
+            latency = f.latch_ms - edge
+            r["latency_ms"].append(round(latency, 3))
+        r["gc_ms"].extend(round(ms, 3) for _, ms in chip.gcs[gcs:])
+        for e in chip.events[events:]:
+            r["events"][e["event"]] = r["events"].get(e["event"], 0) + 1
+            if e["event"] in ("crash", "error", "exception"):
+                self.bad.append(e)
+        self.sample_heap()
+        return latency
+
+    def tap(self, button, settle_ms=SETTLE_MS):
+        return self.step(button, TAP_MS, settle_ms)
+
+    def hold(self, button, settle_ms=SETTLE_MS):
+        return self.step(button, HOLD_MS, settle_ms)
+
+    def state(self):
+        return self.chip.request({"cmd": "state"})
+
+    # -- the menu -----------------------------------------------------------------------
+    def open(self, name):
+        """From the menu to mode ``name`` (or the settings screen) with the pad and A."""
+        s = self.state()
+        if s["screen"] != "menu":
+            self.mode = None
+            self.tap("menu")
+        while self.state()["menu"]["selected"] != name:
+            self.mode = None
+            self.tap("right")
+        chip = self.chip
+        self.mode = name
+        r = self.rec()
+        chip.press("a")
+        pressed = chip.now_ms
+        chip.advance(TAP_MS)
+        chip.release("a")
+        chip.advance(GAP_MS + SETTLE_MS + 400)
+        f = self.frame_after(pressed)
+        if f is not None:
+            r["open_ms"].append(round(f.latch_ms - pressed, 3))
+        self.sample_heap()
+        s = self.state()
+        if s["screen"] != name:  # reported, and the evening goes on with the next mode
+            self.bad.append({"open": name, "screen": s["screen"],
+                             "events": self.chip.events[-4:],
+                             "console": self.chip.console[-6:]})
+            self.mode = None
+            return None
+        return s.get("state", s)
+
+    def back_to_menu(self):
+        name = self.mode
+        self.tap("menu", settle_ms=1000)
+        self.mode = None
+        h = self.chip.heap()
+        r = self.rec(name)
+        r["menu_free"].append(h["free"])
+        r["menu_largest"].append(h["largest"])
+
+    # -- the modes ----------------------------------------------------------------------
+    def dice(self):
+        self.open("dice")
+        if self.mode is None:
+            return
+        self.tap("a", ROLL_MS)          # a roll
+        self.tap("right")               # the next die
+        self.tap("up")                  # two of them
+        self.tap("a", ROLL_MS)
+        self.back_to_menu()
+
+    def quoridor(self):
+        s = self.open("quoridor")
+        if s is None:
+            return
+        if s.get("screen") == "setup":
+            self.tap("a")               # two players
+        for _ in range(2):
+            s = self.state()["state"]
+            ahead = "up" if s.get("turn") == 1 else "down"
+            self.tap(ahead)             # the cursor a square ahead of the pawn
+            self.tap("a")               # the move
+        self.tap("a")                   # A on the own pawn: a fence
+        self.tap("b")                   # turned
+        self.tap("a")                   # placed (or refused with a reason)
+        self.back_to_menu()
+
+    def pacman(self):
+        s = self.open("pacman")
+        if s is None:
+            return
+        if s.get("screen") == "setup":
+            self.tap("left")            # one player: the device plays the ghosts
+            self.tap("a")
+        for _ in range(2):
+            for _ in range(6):          # the ghosts' moves, each confirmed with A
+                if self.state()["state"].get("screen") != "device":
+                    break
+                self.tap("a", 600)
+            s = self.state()["state"]
+            if s.get("screen") != "play":
+                break
+            for walk, back in (("up", "down"), ("left", "right"), ("down", "up"),
+                               ("right", "left")):
+                self.tap(walk)
+                self.tap(walk)
+                self.tap("a", 600)
+                if self.state()["state"].get("screen") != "play":
+                    break
+                self.tap(back)          # a refused walk: step back to start again
+                self.tap(back)
+        self.hold("a")                  # the status screen while A is held
+        self.back_to_menu()
+
+    def qbert(self):
+        s = self.open("qbert")
+        if s is None:
+            return
+        for _ in range(10):             # the roll-off, again on a tie
+            if s.get("phase") != "rolloff":
+                break
+            self.tap("a", 600)
+            s = self.state()["state"]
+        if s.get("phase") == "drop":
+            self.tap("a", 900)          # the drop: the secret roll into the tube
+            self.hold("a")              # the Q*bert player peeks
+            self.tap("up")              # a peg
+        else:
+            self.tap("up")
+            self.tap("b")
+        self.back_to_menu()
+
+    def cubequest(self):
+        s = self.open("cubequest")
+        if s is None:
+            return
+        if s.get("phase") == "teams":
+            self.tap("a")               # red's team as it is
+            self.tap("a")               # blue's
+        if self.state()["state"].get("phase") == "first":
+            self.tap("a", 1100)         # toss the coin
+            self.tap("a")
+        self.tap("a")                   # a flick
+        self.tap("right")               # the release roll
+        self.tap("a")
+        self.tap("a", 1100)             # roll
+        self.tap("a")
+        self.tap("b")                   # the turn ends
+        self.back_to_menu()
+
+    def qubo(self):
+        s = self.open("qubo")
+        if s is None:
+            return
+        if s.get("phase") in ("setup", "over"):
+            self.tap("a")               # two players, start
+        for k in range(3):
+            self.tap("a")               # this turn's entry
+            if k == 1:
+                self.tap("up")          # a small square
+            self.tap("right")
+            self.tap("a")
+        self.back_to_menu()
+
+    def settings(self):
+        self.open("settings")
+        if self.mode is None:
+            return
+        self.tap("down")
+        self.tap("down")
+        self.tap("up")
+        self.back_to_menu()
+
+    def play(self):
+        for name in MODES:
+            self.log("  %s" % name)
+            getattr(self, name)()
+        self.log("  settings")
+        self.settings()
+
+
+def summary(rec):
+    """The figures of one mode's record: medians, p95, extremes."""
+    def pct(v, q):
+        if not v:
+            return None
+        v = sorted(v)
+        return v[min(len(v) - 1, int(round(q * (len(v) - 1))))]
+
+    lat = rec["latency_ms"]
+    return {
+        "open_ms": rec["open_ms"],
+        "latency_median_ms": round(statistics.median(lat), 2) if lat else None,
+        "latency_p95_ms": pct(lat, 0.95),
+        "latency_max_ms": max(lat) if lat else None,
+        "presses": len(lat),
+        "heap_free_min": min(rec["heap_free"]) if rec["heap_free"] else None,
+        "heap_largest_min": min(rec["heap_largest"]) if rec["heap_largest"] else None,
+        "menu_free": rec["menu_free"],
+        "menu_largest": rec["menu_largest"],
+        "gc_runs": len(rec["gc_ms"]),
+        "gc_ms_median": round(statistics.median(rec["gc_ms"]), 2) if rec["gc_ms"] else None,
+        "gc_ms_max": max(rec["gc_ms"]) if rec["gc_ms"] else None,
+        "events": rec["events"],
+    }
+
+
+def table(title, figures):
+    lines = [title,
+             "%-10s %9s %8s %8s %6s %9s %9s %9s %9s %4s %7s" % (
+                 "mode", "open ms", "lat med", "lat p95", "n", "free min", "big min",
+                 "menu free", "menu big", "gcs", "gc max")]
+    for name, f in figures.items():
+        def fmt(v, spec="%.1f"):
+            return "-" if v is None else spec % v
+        lines.append("%-10s %9s %8s %8s %6d %9s %9s %9s %9s %4d %7s" % (
+            name, "/".join("%.0f" % v for v in f["open_ms"]) or "-",
+            fmt(f["latency_median_ms"]), fmt(f["latency_p95_ms"]), f["presses"],
+            fmt(f["heap_free_min"], "%d"), fmt(f["heap_largest_min"], "%d"),
+            fmt(min(f["menu_free"]) if f["menu_free"] else None, "%d"),
+            fmt(min(f["menu_largest"]) if f["menu_largest"] else None, "%d"),
+            f["gc_runs"], fmt(f["gc_ms_max"])))
+    return "\n".join(lines)

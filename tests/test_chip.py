@@ -1,0 +1,173 @@
+"""The chip: the built image on an emulated RP2040 (rp2040js), against the simulator.
+
+The frozen image (BOARDSIDE_PICO) boots on the emulated chip; the same presses go
+to the chip's pins and to the simulator, and the LED bytes decoded from the chip's
+data pin must be the simulator's. Only presses that draw nothing are compared (the
+chip's random draws are its own). Every mode opens, the settings screen too, and
+no exception, crash or MemoryError shows on the serial port. The long run (an
+evening of play, power cuts, the stock image with a deploy, the figures) is
+tests/test_chip_board.py (``make test-board``). See docs/chip.md.
+
+Skipped with the reason when the image, Node.js's rp2040js or the bootrom is not
+there; with BOARDSIDE_REQUIRE_CHIP=1 that fails instead.
+"""
+
+import os
+import sys
+
+import pytest
+
+from boardside_host.sim import SimBoard
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "chip"))
+import rig  # noqa: E402  (tests/chip, not a package)
+
+MODES = ["dice", "quoridor", "pacman", "qbert", "cubequest", "qubo"]
+# presses in each mode that draw nothing at random (the next die, the players, ...)
+PRESSES = {"dice": ["right", "up", "left"], "quoridor": ["right", "left"],
+           "pacman": ["left", "right"], "qbert": [], "cubequest": ["down", "right", "up"],
+           "qubo": ["down", "right"]}
+SETTLE_MS = 400  # after a press: the frame is out, the screen still
+
+
+def need_chip(board="BOARDSIDE_PICO"):
+    why = rig.missing(board)
+    if why is None:
+        return
+    if os.environ.get("BOARDSIDE_REQUIRE_CHIP") == "1":
+        pytest.fail("the chip layer cannot run: " + why)
+    pytest.skip("the chip layer cannot run: " + why)
+
+
+class Pair:
+    """The chip and the simulator, given the same presses at the same times."""
+
+    def __init__(self, chip, sim):
+        self.chip = chip
+        self.sim = sim
+        self.mismatches = []
+
+    def settle(self, ms=SETTLE_MS):
+        self.chip.advance(ms)
+        self.sim.advance(ms)
+
+    def tap(self, button, compare=True):
+        self.chip.tap(button)
+        self.sim.tap(button)
+        self.settle()
+        if compare:
+            self.compare(button)
+
+    def compare(self, what):
+        chip = self.chip.frames[-1].panel if self.chip.frames else None
+        if chip != self.sim.last_leds:
+            self.mismatches.append(what)
+        return chip == self.sim.last_leds
+
+
+def bad_output(chip):
+    """Crash, exception and MemoryError reports in the chip's serial output."""
+    out = [e for e in chip.events if e["event"] in ("crash", "error", "exception")]
+    out += [line for line in chip.console
+            if "Traceback" in line or "Error" in line or "MemoryError" in line]
+    return out
+
+
+@pytest.fixture(scope="module")
+def pair():
+    need_chip()
+    chip = rig.ChipBoard("BOARDSIDE_PICO")
+    sim = SimBoard(seed=1, entropy_seed=1)
+    try:
+        chip.boot()
+        sim.boot()
+        p = Pair(chip, sim)
+        p.settle()
+        yield p
+    finally:
+        chip.close()
+        sim.close()
+
+
+def test_boots_to_the_menu(pair):
+    chip = pair.chip
+    boot = next(e for e in chip.events if e["event"] == "boot")
+    assert boot["t_ms"] < 2000, "boot event at %.0f emulated ms" % boot["t_ms"]
+    assert chip.frames, "no frame decoded from the LED data pin"
+    assert pair.compare("menu"), "the menu's LEDs differ from the simulator's"
+    reply = chip.request({"cmd": "hello"})
+    assert reply["ok"] and reply["modes"] == MODES
+    assert chip.request({"cmd": "state"})["screen"] == "menu"
+    assert bad_output(chip) == []
+
+
+def test_menu_presses_match_the_simulator(pair):
+    shown = set()
+    for button in ["right", "right", "left", "down", "up", "left"]:
+        pair.tap(button)
+        shown.add(pair.chip.frames[-1].panel)
+    assert pair.mismatches == []
+    assert len(shown) >= 3, "the presses changed nothing on the LEDs: nothing compared"
+    assert pair.chip.request({"cmd": "state"})["menu"]["selected"] == "dice"
+
+
+def test_every_mode_opens(pair):
+    chip = pair.chip
+    for k, mode in enumerate(MODES):
+        opened = len(chip.frames)
+        pair.tap("a")  # open the selected mode
+        assert len(chip.frames) > opened, "%s drew no frame" % mode
+        state = chip.request({"cmd": "state"})
+        assert state["screen"] == mode, state
+        for button in PRESSES[mode]:
+            pair.tap(button)
+        pair.tap("menu")  # back to the menu, still on this mode
+        pair.tap("right")
+    assert pair.mismatches == [], "frames unlike the simulator's after: %s" % pair.mismatches
+    assert bad_output(chip) == []
+    free = chip.heap()
+    assert free["free"] > 60 * 1024, free
+
+
+def test_settings_screen_opens(pair):
+    chip = pair.chip
+    assert chip.request({"cmd": "state"})["menu"]["selected"] == "settings"
+    pair.tap("a")
+    state = chip.request({"cmd": "state"})
+    assert bad_output(chip) == [], "settings screen: %s" % bad_output(chip)
+    assert state["screen"] == "settings", state
+    pair.tap("down")
+    pair.tap("menu")
+    assert chip.request({"cmd": "state"})["screen"] == "menu"
+    assert pair.mismatches == [], "frames unlike the simulator's after: %s" % pair.mismatches
+
+
+def test_heap_and_gc_read_from_the_chip_agree_with_micropython():
+    """The heap read from RAM is gc.mem_free()/gc.mem_alloc() to the byte, and the
+    gc_collect() run timed on the core is the one the chip's own clock times."""
+    need_chip("RPI_PICO")
+    chip = rig.ChipBoard("RPI_PICO")  # stock MicroPython: the REPL, nothing else runs
+    try:
+        chip.advance(1200)
+
+        def run(line):
+            chip.read_serial()
+            chip.write_serial(line + "\r")
+            chip.run_until(lambda: chip._serial.endswith(b">>> "), 5000, 5)
+            return chip.read_serial()
+
+        run("import gc, time; f = a = d = 0")
+        for _ in range(3):
+            runs = len(chip.gcs)
+            run("t = time.ticks_us(); gc.collect(); d = time.ticks_diff(time.ticks_us(), t); "
+                "f = gc.mem_free(); a = gc.mem_alloc()")
+            heap = chip.heap()
+            timed = chip.gcs[runs:]
+            f, a, d = (int(v) for v in run("print(f, a, d)").split()[3:6])
+            assert (heap["free"], heap["alloc"]) == (f, a)
+            assert heap["largest"] <= heap["free"]
+            assert len(timed) == 1
+            assert 0 < timed[0][1] * 1000 <= d < timed[0][1] * 1000 + 100  # us
+    finally:
+        chip.close()
+

@@ -1,0 +1,240 @@
+"""The long chip layer (``make test-board``): the built images on an emulated RP2040.
+
+- The frozen image (BOARDSIDE_PICO): boot, an evening playing every mode and the
+  settings screen twice, with the figures (tests/chip/evening.py); a power cut right
+  after a secret Dice roll (once its save is on flash) restores it still hidden; a
+  new UF2 installed over the old keeps the saved game.
+- Stock MicroPython (RPI_PICO): ``boardside deploy`` through the chip's USB serial
+  on a pty, then a power cut, a boot from the deployed files, the simulator's menu,
+  and the same evening.
+
+The figures go to out/chip.json and a table is printed (run with -s). The checks
+come after the figures are written, so a run that fails still reports them.
+"""
+
+import json
+import os
+import sys
+import time
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "chip"))
+import evening  # noqa: E402  (tests/chip, not a package)
+import rig  # noqa: E402
+
+from boardside_host.sim import SimBoard  # noqa: E402
+
+pytestmark = pytest.mark.board
+
+OUT = os.path.join(rig.ROOT, "out", "chip.json")
+EVENINGS = int(os.environ.get("BOARDSIDE_CHIP_EVENINGS", "2"))  # how many evenings per image
+
+
+def need_chip(board):
+    why = rig.missing(board)
+    if why is None:
+        return
+    if os.environ.get("BOARDSIDE_REQUIRE_CHIP") == "1":
+        pytest.fail("the chip layer cannot run: " + why)
+    pytest.skip("the chip layer cannot run: " + why)
+
+
+def write_figures(key, figures):
+    os.makedirs(os.path.dirname(OUT), exist_ok=True)
+    try:
+        with open(OUT) as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        data = {}
+    data[key] = figures
+    with open(OUT, "w") as f:
+        json.dump(data, f, indent=1, sort_keys=True)
+
+
+def boot_ms(chip):
+    return next(e["t_ms"] for e in chip.events if e["event"] == "boot")
+
+
+def play_evenings(chip, key, extra):
+    night = evening.Evening(chip, log=lambda s: print(s, flush=True))
+    wall = time.monotonic()
+    for k in range(EVENINGS):
+        print("%s: evening %d" % (key, k + 1), flush=True)
+        night.play()
+    figures = {name: evening.summary(rec) for name, rec in night.modes.items()}
+    idle = chip.idle(2000)  # in the menu, nothing pressed
+    heap = chip.heap()
+    out = dict(extra)
+    out.update({"modes": figures, "heap_end": heap, "idle": idle,
+                "gc_all_ms": [round(ms, 3) for _, ms in chip.gcs],
+                "emulated_ms": round(chip.now_ms), "evenings_wall_s": round(
+                    time.monotonic() - wall, 1), "flash": chip.flash_ops,
+                "notes": chip.notes,
+                "bad": night.bad + [line for line in chip.console if "Error" in line]
+                + [note for note in chip.notes if "watchdog" in note[1]]})
+    write_figures(key, out)
+    print(evening.table("%s (boot %.0f ms)" % (key, out["boot_ms"]), figures))
+    print("idle in the menu: core awake %.1f%%, a pass every %s ms, %s us awake per pass;"
+          " heap %s" % (100 * idle["busy"], idle["pass_period_ms"], idle["awake_us_per_pass"],
+                        heap))
+    return night, out
+
+
+def menu_panel():
+    sim = SimBoard(seed=1, entropy_seed=1)
+    try:
+        sim.boot()
+        sim.advance(300)
+        return sim.last_leds
+    finally:
+        sim.close()
+
+
+def test_frozen_image_evening_power_cut_and_upgrade():
+    need_chip("BOARDSIDE_PICO")
+    chip = rig.ChipBoard("BOARDSIDE_PICO")
+    try:
+        chip.boot()
+        chip.advance(300)
+        booted = boot_ms(chip)
+        assert chip.frames[-1].panel == menu_panel()
+        night, out = play_evenings(chip, "BOARDSIDE_PICO", {"boot_ms": round(booted, 1)})
+
+        # a power cut right after a secret Dice roll: it comes back hidden
+        s = night.open("dice")
+        if not s["secret"]:
+            night.tap("b")
+        before = night.state()["state"]
+        chip.press("a")
+        chip.advance(60)
+        chip.release("a")  # A acts on its release (a held A peeks)
+        pressed = chip.edges[-2][0]
+        chip.run_until(lambda: any(e["event"] == "roll" and e["t_ms"] >= pressed
+                                   for e in chip.events), 2000, 1)
+        # no request reaches the mode until the roll's save is on flash: cut the power
+        # as soon as the board answers one
+        rolled = chip.request({"cmd": "state"})["state"]
+        cut_after_ms = chip.now_ms - chip.edges[-2][0]
+        flash = chip.power_cut()
+    finally:
+        chip.close()
+
+    chip = rig.ChipBoard("BOARDSIDE_PICO", flash=flash)
+    try:
+        chip.boot()
+        chip.advance(500)
+        restore = [e for e in chip.events if e["event"] == "restore"]
+        after = chip.request({"cmd": "state"})
+        kept = chip.power_cut()
+    finally:
+        chip.close()
+    # a new UF2 over the old one: the saved game stays, still hidden until revealed
+    chip = rig.ChipBoard("BOARDSIDE_PICO", flash=kept, images=[rig.image("BOARDSIDE_PICO")])
+    try:
+        chip.boot()
+        chip.advance(500)
+        upgraded = chip.request({"cmd": "state"})
+        upgraded_restore = [e for e in chip.events if e["event"] == "restore"]
+        revealed = chip.request({"cmd": "act", "action": "reveal", "mode": "dice"})
+    finally:
+        chip.close()
+    out["power_cut_after_press_ms"] = round(cut_after_ms, 1)
+    write_figures("BOARDSIDE_PICO", out)
+    print("power cut %.1f ms after the secret roll's press" % cut_after_ms)
+
+    assert out["bad"] == [], out["bad"]
+    assert restore and restore[0]["restored"], restore
+    assert after["screen"] == "dice", after
+    state = after["state"]
+    assert rolled["rolls"] == before["rolls"] + 1, (before, rolled)
+    assert state["secret"] and state["rolls"] == rolled["rolls"], (rolled, state)
+    assert "results" not in state, state  # hidden
+    assert upgraded_restore and upgraded_restore[0]["restored"], upgraded_restore
+    assert upgraded["state"] == state
+    assert revealed["ok"] and len(revealed["results"]) == state["count"], revealed
+
+
+@pytest.fixture(scope="module")
+def deployed(tmp_path_factory):
+    """The flash of a stock MicroPython chip after ``boardside deploy`` over its USB
+    serial port (a pty), and the deploy's figures."""
+    need_chip("RPI_PICO")
+    need_chip("BOARDSIDE_PICO")
+    from boardside_host import deploy
+
+    mp = pytest.MonkeyPatch()
+    mp.setenv("BOARDSIDE_CACHE", str(tmp_path_factory.mktemp("cache")))
+    # deploy's timeouts are wall-clock ones, sized for a real board; the emulated one
+    # runs at a fraction of real time (slower still on a busy machine): give each
+    # step `slow` times longer. The board's own timing stays emulated.
+    slow = 8
+
+    class SlowLink(deploy.BoardLink):
+        def __init__(self, port, out, timeout=10, step_timeout=deploy.STEP_TIMEOUT_S):
+            super().__init__(port, out, timeout * slow, step_timeout * slow)
+
+    mp.setattr(deploy, "BoardLink", SlowLink)
+    mp.setattr(deploy, "RESET_TIMEOUT_S", deploy.RESET_TIMEOUT_S * slow)
+    mp.setattr(deploy.wait_for_boot, "__defaults__", (deploy.RESET_TIMEOUT_S * slow,))
+    from mpremote.transport_serial import SerialTransport  # its exec's 10 s
+    mp.setattr(SerialTransport.exec_raw, "__defaults__", (10 * slow, None))
+    chip = rig.ChipBoard("RPI_PICO")
+    try:
+        chip.advance(1500)  # MicroPython's REPL, no main.py
+        wall = time.monotonic()
+        with rig.ChipPty(chip) as pty:
+            summary = deploy.deploy(pty.path, out=lambda s: None)
+        figures = {"deploy_wall_s": round(time.monotonic() - wall, 1),
+                   "deploy_emulated_ms": round(chip.now_ms - 1500),
+                   "deploy_files": len(summary["copied"]), "deploy_bytes": summary["bytes"]}
+        assert summary["started"] == "started", summary
+        return chip.power_cut(), figures
+    finally:
+        chip.close()
+        mp.undo()
+
+
+def test_stock_image_with_deploy_boots_the_same(deployed):
+    flash, _ = deployed
+    chip = rig.ChipBoard("RPI_PICO", flash=flash)
+    try:
+        chip.boot()
+        chip.advance(300)
+        assert chip.frames[-1].panel == menu_panel()
+        hello = chip.request({"cmd": "hello"})
+        assert hello["modes"] == evening.MODES
+        assert chip.request({"cmd": "state"})["screen"] == "menu"
+    finally:
+        chip.close()
+
+
+def test_stock_image_with_deploy_evening(deployed):
+    flash, figures = deployed
+    chip = rig.ChipBoard("RPI_PICO", flash=flash)
+    try:
+        chip.boot()
+        chip.advance(300)
+        figures = dict(figures, boot_ms=round(boot_ms(chip), 1))
+        night, out = play_evenings(chip, "RPI_PICO+deploy", figures)
+    finally:
+        chip.close()
+    assert out["bad"] == [], out["bad"]
+
+
+def test_two_runs_are_the_same():
+    """Emulated time only: the same presses give the same frames at the same
+    nanoseconds, and the same serial output."""
+    need_chip("BOARDSIDE_PICO")
+    runs = []
+    for _ in range(2):
+        chip = rig.ChipBoard("BOARDSIDE_PICO")
+        try:
+            chip.boot()
+            chip.tap("right")
+            runs.append(([(f.end_ms, f.panel) for f in chip.frames],
+                         [(e["t_ms"], e["event"]) for e in chip.events], chip.gcs))
+        finally:
+            chip.close()
+    assert len(runs[0][0]) >= 2
+    assert runs[0] == runs[1]
