@@ -486,6 +486,7 @@ class Device:
         app.tick(now)
         if app.secret_seq != app.sealed_seq:  # (unsealed()) a draw: on flash first,
             self.save(now, True)               # before the frame, events and replies
+            now = self.clock()  # the write took its time: the frame and cues start now
         if self.notice_icon is not None and now - self.notice_until >= 0:
             self.notice_icon = None
             app.dirty = True
