@@ -19,6 +19,7 @@ import time
 
 import pytest
 
+from boardside import savefile
 from boardside_host import chromium, webpage
 from boardside_host.sim import SimBoard
 
@@ -284,9 +285,10 @@ def test_a_hidden_roll_is_not_in_the_pages_text_console_or_storage(site):
         page.eval("boardside.advance(3000)")
         # The control: the save file in the VM's flash holds the hidden roll as it is.
         flash = json.loads(page.eval("boardside.flash()"))
-        save = bytes.fromhex(flash["state.sav"]).decode()
-        body = json.loads(save.split("\n", 1)[1])["modes"]["dice"]
+        save = bytes.fromhex(flash["state.sav"])
+        body = savefile.decode(save)["modes"]["dice"]
         assert body["revealed"] is False and len(body["results"]) == 1
+        assert b'"results":' in save  # as it is on a board's flash (sealed, not hidden)
         plain = ('"results":', '"revealed":', "BSAV")
         forms = [p for s in plain for p in (s, s.encode().hex())]
         texts = {
@@ -301,8 +303,8 @@ def test_a_hidden_roll_is_not_in_the_pages_text_console_or_storage(site):
         # ...and the roll comes back from the enciphered copy, still hidden
         reopen(site, page, "#power")
         again = json.loads(page.eval("boardside.flash()"))
-        assert json.loads(bytes.fromhex(again["state.sav"]).decode().split(
-            "\n", 1)[1])["modes"]["dice"]["results"] == body["results"]
+        restored = savefile.decode(bytes.fromhex(again["state.sav"]))
+        assert restored["modes"]["dice"]["results"] == body["results"]
         again = request(page, {"cmd": "state"})["state"]
         assert again["secret"] and again["rolls"] == 1 and "results" not in again
     finally:
