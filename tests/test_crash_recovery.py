@@ -337,3 +337,25 @@ def test_after_a_memory_error_the_crashed_app_and_modes_code_are_let_go(board, m
         assert device.app is None
         assert unloaded == (list(registry.names()) if out_of_memory else [])
         device.app = device.new_app()
+
+
+def test_a_mode_without_room_on_the_heap_is_opened_after_a_fresh_start(board, monkeypatch):
+    """From .mpy files a mode's code goes into the heap and is not all given back: when
+    the heap has too little left, opening a mode saves, soft-resets and restores into
+    it (on the image the code runs from flash and this never happens)."""
+    board.request({"cmd": "mode", "name": "dice"})
+    board.request({"cmd": "act", "action": "choose", "args": {"count": 3}})
+    board.advance(1000)
+    board.tap("menu")
+    board.advance(500)
+    board.read_serial()
+    room = board.sandbox.modules["boardside.device"].ROOM_BYTES
+    monkeypatch.setattr(board.sandbox.modules["boardside.device"].gc, "mem_free",
+                        lambda: room - 1)
+    board.tap("a")  # Dice again, from the menu
+    board.advance(3000)
+    seen = events(board)
+    restarts = [e for e in seen if e["event"] == "restart"]
+    assert restarts and restarts[0]["why"] == "room for dice"
+    assert [e for e in seen if e["event"] == "boot"]  # it started afresh ...
+    assert board.app.screen() == "dice" and board.app.mode("dice").count == 3  # ... into it

@@ -207,6 +207,8 @@ class App:
         else:
             # the others parked before this one is loaded: never two modes' code at once
             self.park_all(keep=name)
+            if self.make_room is not None:
+                self.make_room(name, now_ms)  # may start the device afresh into it
             self.mode(name)
             self.current = name
             enter = getattr(self.mode(), "enter", None)
@@ -215,6 +217,9 @@ class App:
         self.dirty = True
         self.changed = True
         self.emit({"event": "screen", "screen": self.screen()})
+
+    # The device's: called with a mode's name before its code is loaded (Device.make_room)
+    make_room = None
 
     def screen(self):
         if self.settings_screen is not None:

@@ -19,6 +19,7 @@ import os
 import random
 import sys
 
+import boardside
 from boardside import gridmap, hardware, output, protocol, savefile
 from boardside import modes as registry
 from boardside.app import App
@@ -56,6 +57,10 @@ REBASE_MS = 1 << 29    # uptime (6.2 days) after which the clock starts again fr
 REBASE_QUIET_MS = 60000  # ...once no button has moved for this long (see rebase())
 STORAGE_NOTICE_MS = 4000  # the files cannot be written: the icon at boot stays this long
 REFRESH_QUIET_MS = 150  # frames went out in part: the whole frame again after this long
+# Free heap a mode's code from .mpy files must find to be loaded, else the device starts
+# afresh into it (make_room()). On a stock Pico the menu leaves about 150 KB after a
+# boot; the largest mode takes 86 KB to import and its game on top.
+ROOM_BYTES = 128 * 1024
 
 BIT = {BUTTONS[i]: 1 << i for i in range(len(BUTTONS))}  # a button's bit in Device.seen
 # read every pass: one name each instead of a lookup in the driver set too
@@ -212,8 +217,32 @@ class Device:
                   defaults={"device.brightness": int(self.hw.brightness * 100 + 0.5)})
         app.log_reader = self.log.tail
         app.sealer = self.seal_now
+        app.make_room = self.make_room
         app.unload = True  # the heap holds the open mode's code, not every mode's
         return app
+
+    def make_room(self, name, now):
+        """Before a mode's code is loaded. From .mpy files (a stock MicroPython, or a
+        copy deployed on the image) the code goes into the heap, and what a mode leaves
+        there when it is let go (its interned names, and holes between them) is never
+        given back: after a few modes the heap has the bytes but no block large enough.
+        Then the device starts afresh into the mode: saved with it as the screen, a
+        soft reset (about a second), and the restore opens it on a clean heap. Frozen
+        code (the boardside image) runs from flash and never needs this."""
+        start_afresh = getattr(drivers, "start_afresh", None)
+        if (start_afresh is None or not hasattr(gc, "mem_free") or registry.loads() == 0
+                or getattr(boardside, "source", "").startswith("image")):
+            return  # (nothing loaded since the start: starting afresh would not help)
+        gc.collect()
+        if gc.mem_free() >= ROOM_BYTES:
+            return
+        app = self.app
+        app.current = name  # the screen the save names
+        app.changed = True
+        self.persist.flush(app, self.clock())
+        self.send(protocol.event_line({"event": "restart", "why": "room for " + name,
+                                       "free": gc.mem_free()}))
+        start_afresh()
 
     def seal_now(self):
         """A protocol request waits for a draw's write (docs/persistence.md)."""

@@ -75,6 +75,11 @@ def open_serial():
     return poller.ipoll, stdin
 
 
+def start_afresh():
+    """A soft reset: the heap cleared, boot.py and main.py run again (does not return)."""
+    machine.soft_reset()
+
+
 def reset_by_watchdog():
     # machine.reset() also goes through the watchdog on rp2
     return machine.reset_cause() == machine.WDT_RESET

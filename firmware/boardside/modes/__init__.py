@@ -36,6 +36,11 @@ _before = {}
 _loads = [0]
 
 
+def loads():
+    """How many times a mode's code was imported since the start."""
+    return _loads[0]
+
+
 def load(name):
     """The Mode class registered under ``name``."""
     r = entry(name)
