@@ -225,7 +225,8 @@ def think(game, level, rng):
             best_step.append(t)
         yield None
     if level == 1:
-        yield _level1(game, pos, rng, moves, best_step)
+        for move in _level1(game, pos, rng, moves, best_step):
+            yield move
         return
     if pos.left[me]:
         # the fences that cut a rival's path: the leaders' (within a step of the nearest)
@@ -260,7 +261,7 @@ def think(game, level, rng):
         if v < WIN:
             v = WIN
             for reply in _replies(pos, me, m):
-                if reply < v:
+                if reply is not None and reply < v:
                     v = reply
                 yield None
         valued.append((v, m[1]))
@@ -269,7 +270,8 @@ def think(game, level, rng):
 
 def _replies(pos, me, m):
     """The scores, from player me's side, of the leading rival's replies to move m:
-    its step home, then each fence across me's path. A generator: a search each."""
+    its step home, then each fence across me's path. A generator: a search or two
+    each (None for a fence that is not legal)."""
     _, code, M, dist, path, left = m
     sq = pos.sq
     if code < 100:
@@ -291,8 +293,7 @@ def _replies(pos, me, m):
     left2[r] -= 1
     for i in cands:
         res = _fence_result(pos, M, sq, dist, path, i)
-        if res is not None:
-            yield _score(pos, me, res[1], left2, 1)
+        yield None if res is None else _score(pos, me, res[1], left2, 1)
 
 
 def _first(m):
@@ -314,7 +315,7 @@ def _name(code):
 def _level1(game, pos, rng, moves, best_step):
     """Greedy with noise: mostly a step along a shortest path; one move in six a
     fence that lengthens the leader's path (when it has one in hand), one in eight a
-    random pawn move."""
+    random pawn move. A generator like think(): None after each fence tried."""
     me = pos.me
     roll = dice.roll(rng, 24)
     if roll <= 4 and pos.left[me]:
@@ -326,13 +327,16 @@ def _level1(game, pos, rng, moves, best_step):
             res = _fence_result(pos, pos.M, pos.sq, pos.dist, pos.path, i)
             if res is not None and res[1][r] > pos.dist[r] and res[1][me] == pos.dist[me]:
                 good.append(i)
+            yield None
         if good:
-            return FENCES[dice.pick(rng, good)]
+            yield FENCES[dice.pick(rng, good)]
+            return
     if not moves:
-        return game.legal_moves()[0]  # no pawn move: a fence (any, none helps here)
-    if roll >= 22 or not best_step:
-        return SQUARES[dice.pick(rng, [m[1] for m in moves])]
-    return SQUARES[dice.pick(rng, best_step)]
+        yield game.legal_moves()[0]  # no pawn move: a fence (any, none helps here)
+    elif roll >= 22 or not best_step:
+        yield SQUARES[dice.pick(rng, [m[1] for m in moves])]
+    else:
+        yield SQUARES[dice.pick(rng, best_step)]
 
 
 def choose(game, level, rng):
