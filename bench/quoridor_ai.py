@@ -26,10 +26,7 @@ MicroPython, RU x 14.2 estimates the milliseconds on an RP2040 at 125 MHz.
 import sys
 import time
 
-try:
-    import gc
-except ImportError:  # pragma: no cover
-    gc = None
+import gc
 
 from boardside.quoridor import Quoridor, player
 
@@ -143,30 +140,57 @@ def positions(rng, games=(2, 4, 2), limit=120):
 
 
 BATCH_US = 20000 if MICRO else 2000  # each position's timing: at least this long
+MIN_REPS = 12 if MICRO else 5
+SLACK_US = 1000 if MICRO else 100  # a repetition kept: up to 5/4 of the quickest + this
 
 
 def time_move(g, level, seed, now, diff):
-    """The mean time of the move of ``level`` in game g (the draws of Rng(seed)),
-    repeated for a batch at least BATCH_US long (the WebAssembly VM's clock ticks in
-    whole milliseconds), and its longest slice (each slice's time summed over the
-    repetitions: the clock's steps average out). Microseconds."""
-    reps = 0
+    """The time of the move of ``level`` in game g (the draws of Rng(seed)) and of its
+    longest slice, in microseconds. The move is repeated (at least MIN_REPS times and
+    for BATCH_US: the WebAssembly VM's clock ticks in whole milliseconds); the
+    repetitions that took much longer than the quickest (the machine busy with other
+    work meanwhile) are left out of the move's time (a mean over the others: the
+    clock's steps average out); for a slice's time, see below. The collector
+    is off meanwhile: a collection is the main loop's (at a quiet pass), not the
+    search's, and the VM, whose heap grows on demand, would otherwise collect inside
+    a slice now and then
+    (docs/performance.md has the board's collection times)."""
+    gc.collect()
+    gc.disable()
+    runs = []
     total = 0
-    slices = []
-    while total < BATCH_US or reps < 3:
+    while total < BATCH_US or len(runs) < MIN_REPS:
         rng = Rng(seed)
-        k = 0
+        slices = []
         t0 = last = now()
         for _ in player.think(g, level, rng):
             t = now()
-            if k == len(slices):
-                slices.append(0)
-            slices[k] += diff(t, last)
+            slices.append(diff(t, last))
             last = t
-            k += 1
-        total += diff(now(), t0)
-        reps += 1
-    return total / reps, max(slices) / reps
+        took = diff(now(), t0)
+        total += took
+        runs.append((took, slices))
+    gc.enable()
+    quickest = min(r[0] for r in runs)
+    kept = [r for r in runs if r[0] <= quickest * 5 // 4 + SLACK_US]
+    mean = sum(r[0] for r in kept) / len(kept)
+    longest = 0
+    # a slice's time: on CPython the quickest; under MicroPython (a clock in whole
+    # milliseconds) the median of the means of three groups of repetitions, so that a
+    # pause of the machine's inside one slice does not count
+    for k in range(len(runs[0][1])):
+        if MICRO:
+            groups = [0, 0, 0]
+            counts = [0, 0, 0]
+            for j in range(len(runs)):
+                groups[j % 3] += runs[j][1][k]
+                counts[j % 3] += 1
+            t = sorted([groups[i] / counts[i] for i in range(3)])[1]
+        else:
+            t = min(r[1][k] for r in runs)
+        if t > longest:
+            longest = t
+    return mean, longest
 
 
 def allocated(g, level, seed):
@@ -177,11 +201,10 @@ def allocated(g, level, seed):
     return gc.mem_alloc() - a0
 
 
-def speed(out=print):
-    now, diff = _clock()
-    games = positions(Rng(7))
+def _ru(now, diff):
+    """Microseconds of one reference unit now: the quickest of two batches."""
     ru = None
-    for _ in range(3):
+    for _ in range(2):
         reps = 0
         t0 = now()
         while diff(now(), t0) < BATCH_US or reps < 3:
@@ -189,14 +212,23 @@ def speed(out=print):
             reps += 1
         r = diff(now(), t0) / reps
         ru = r if ru is None or r < ru else ru
-    out("Speed (%s): %d positions from %d games; 1 RU = %d us here" % (
-        "MicroPython" if MICRO else "CPython", sum(len(h) for _, h in games), len(games), ru))
+    return ru
+
+
+def speed(out=print):
+    """Each move is timed next to a reference unit (the machine's load drifts, and
+    the board estimate is the ratio of the two taken at the same time)."""
+    now, diff = _clock()
+    games = positions(Rng(7))
+    out("Speed (%s): %d positions from %d games, per move; RU: reference units" % (
+        "MicroPython" if MICRO else "CPython", sum(len(h) for _, h in games), len(games)))
     out("%-6s %9s %9s %9s %11s %9s %9s" % ("level", "mean ms", "p95 ms", "max ms",
                                            "slice max", "p95 RU", "bytes max"))
     results = {}
     for level in player.LEVELS:
         times = []
-        slice_max = 0
+        units = []
+        slices = []
         bytes_max = 0
         seed = 1
         for n, history in games:
@@ -204,18 +236,22 @@ def speed(out=print):
             for move in history:
                 seed += 1
                 mean, sl = time_move(g, level, seed, now, diff)
+                ru = _ru(now, diff)
                 times.append(mean)
-                slice_max = max(slice_max, sl)
+                units.append(mean / ru)
+                slices.append(sl / ru)
                 if MICRO:
                     bytes_max = max(bytes_max, allocated(g, level, seed))
                 g.play(move)
+        k95 = (len(times) * 95) // 100
         times.sort()
-        mean = sum(times) / len(times)
-        p95 = times[(len(times) * 95) // 100]
-        results[level] = (mean / ru, p95 / ru, times[-1] / ru, slice_max / ru, bytes_max)
+        units.sort()
+        results[level] = (sum(units) / len(units), units[k95], units[-1], max(slices),
+                          bytes_max)
         out("%-6d %9.2f %9.2f %9.2f %11.2f %9.2f %9s" % (
-            level, mean / 1000, p95 / 1000, times[-1] / 1000, slice_max / 1000, p95 / ru,
-            bytes_max if MICRO else "-"))
+            level, sum(times) / len(times) / 1000, times[k95] / 1000, times[-1] / 1000,
+            max(slices), units[k95], bytes_max if MICRO else "-"))
+    out("(slice max: in RU)")
     if MICRO:
         out("Board estimate (RU x %.1f ms):" % BOARD_MS_PER_RU)
         out("%-6s %9s %9s %9s %11s" % ("level", "mean ms", "p95 ms", "max ms", "slice max"))
