@@ -14,8 +14,11 @@ below. A win rate with its Wilson 95% confidence interval; a game not over after
 
 Speed: the positions of a few games (2 and 4 players, the player at level 3 against
 itself, with a fixed seed), and at each the move of every level, timed. Per level:
-mean, 95th percentile and worst per move; the longest slice (one next() of
-player.think(), what a main-loop pass spends on it); bytes allocated per move (under
+mean, 95th percentile and worst per move; the slice that does the most (a next() of
+player.think() is what a main-loop pass spends on it: the first searches every
+player's path and copies the position, every other one searches at most every
+player's path once, which the count of searches per slice shows), timed in a batch
+of its own; bytes allocated per move (under
 MicroPython: gc.mem_alloc(), nothing being collected in the VM inside a move: all
 the garbage too). Heap (MicroPython, --only heap): what the search needs at its
 peak when garbage is collected between slices (see HeapRun). Times are also given
@@ -145,52 +148,76 @@ SLACK_US = 1000 if MICRO else 100  # a repetition kept: up to 5/4 of the quickes
 
 
 def time_move(g, level, seed, now, diff):
-    """The time of the move of ``level`` in game g (the draws of Rng(seed)) and of its
-    longest slice, in microseconds. The move is repeated (at least MIN_REPS times and
-    for BATCH_US: the WebAssembly VM's clock ticks in whole milliseconds); the
-    repetitions that took much longer than the quickest (the machine busy with other
-    work meanwhile) are left out of the move's time (a mean over the others: the
-    clock's steps average out); for a slice's time, see below. The collector
-    is off meanwhile: a collection is the main loop's (at a quiet pass), not the
-    search's, and the VM, whose heap grows on demand, would otherwise collect inside
-    a slice now and then
-    (docs/performance.md has the board's collection times)."""
+    """The time of the move of ``level`` in game g (the draws of Rng(seed)), in
+    microseconds. The move is repeated (at least MIN_REPS times and for BATCH_US:
+    the WebAssembly VM's clock ticks in whole milliseconds); the repetitions that
+    took much longer than the quickest (the machine busy with other work meanwhile)
+    are left out, and the time is the mean of the others (the clock's steps average
+    out). The collector is off meanwhile: a collection is the main loop's (at a
+    quiet pass), not the search's, and the VM, whose heap grows on demand, would
+    otherwise collect inside a move now and then (docs/performance.md has the
+    board's collection times)."""
     gc.collect()
     gc.disable()
     runs = []
     total = 0
     while total < BATCH_US or len(runs) < MIN_REPS:
-        rng = Rng(seed)
-        slices = []
-        t0 = last = now()
-        for _ in player.think(g, level, rng):
-            t = now()
-            slices.append(diff(t, last))
-            last = t
+        t0 = now()
+        player.choose(g, level, Rng(seed))
         took = diff(now(), t0)
         total += took
-        runs.append((took, slices))
+        runs.append(took)
     gc.enable()
-    quickest = min(r[0] for r in runs)
-    kept = [r for r in runs if r[0] <= quickest * 5 // 4 + SLACK_US]
-    mean = sum(r[0] for r in kept) / len(kept)
-    longest = 0
-    # a slice's time: on CPython the quickest; under MicroPython (a clock in whole
-    # milliseconds) the median of the means of three groups of repetitions, so that a
-    # pause of the machine's inside one slice does not count
-    for k in range(len(runs[0][1])):
-        if MICRO:
-            groups = [0, 0, 0]
-            counts = [0, 0, 0]
-            for j in range(len(runs)):
-                groups[j % 3] += runs[j][1][k]
-                counts[j % 3] += 1
-            t = sorted([groups[i] / counts[i] for i in range(3)])[1]
-        else:
-            t = min(r[1][k] for r in runs)
-        if t > longest:
-            longest = t
-    return mean, longest
+    quickest = min(runs)
+    kept = [t for t in runs if t <= quickest * 5 // 4 + SLACK_US]
+    return sum(kept) / len(kept)
+
+
+def time_first_slice(g, level, seed, now, diff):
+    """The first slice of think() (the costliest: a search per player, and the
+    position copied), timed as time_move() times a move."""
+    def first():
+        next(player.think(g, level, Rng(seed)))
+
+    gc.collect()
+    gc.disable()
+    runs = []
+    total = 0
+    while total < BATCH_US or len(runs) < MIN_REPS:
+        t0 = now()
+        k = 0
+        while k < 10:
+            first()
+            k += 1
+        took = diff(now(), t0)
+        total += took
+        runs.append(took / 10)
+    gc.enable()
+    return min(runs) if not MICRO else sorted(runs)[len(runs) // 2]
+
+
+class Searches:
+    """Counts the player's searches in each slice: the most in one slice."""
+
+    def __init__(self):
+        self.now = 0
+        self.most = 0
+        self.real = player._bfs
+
+    def __call__(self, *args):
+        self.now += 1
+        return self.real(*args)
+
+    def count(self, g, level, seed):
+        player._bfs = self
+        try:
+            for _ in player.think(g, level, Rng(seed)):
+                if self.now > self.most:
+                    self.most = self.now
+                self.now = 0
+        finally:
+            player._bfs = self.real
+        return self.most
 
 
 def allocated(g, level, seed):
@@ -222,39 +249,44 @@ def speed(out=print):
     games = positions(Rng(7))
     out("Speed (%s): %d positions from %d games, per move; RU: reference units" % (
         "MicroPython" if MICRO else "CPython", sum(len(h) for _, h in games), len(games)))
-    out("%-6s %9s %9s %9s %11s %9s %9s" % ("level", "mean ms", "p95 ms", "max ms",
-                                           "slice max", "p95 RU", "bytes max"))
+    out("%-6s %8s %8s %8s %8s %9s %8s %9s" % ("level", "mean ms", "p95 ms", "max ms",
+                                              "p95 RU", "slice ms", "searches", "bytes"))
     results = {}
     for level in player.LEVELS:
         times = []
         units = []
         slices = []
+        searches = Searches()
         bytes_max = 0
         seed = 1
         for n, history in games:
             g = Quoridor(n)
             for move in history:
                 seed += 1
-                mean, sl = time_move(g, level, seed, now, diff)
+                mean = time_move(g, level, seed, now, diff)
+                sl = time_first_slice(g, level, seed, now, diff)
                 ru = _ru(now, diff)
                 times.append(mean)
                 units.append(mean / ru)
-                slices.append(sl / ru)
+                slices.append((sl / ru, sl))
+                searches.count(g, level, seed)
                 if MICRO:
                     bytes_max = max(bytes_max, allocated(g, level, seed))
                 g.play(move)
         k95 = (len(times) * 95) // 100
         times.sort()
         units.sort()
-        results[level] = (sum(units) / len(units), units[k95], units[-1], max(slices),
+        slice_ru, slice_us = max(slices)
+        results[level] = (sum(units) / len(units), units[k95], units[-1], slice_ru,
                           bytes_max)
-        out("%-6d %9.2f %9.2f %9.2f %11.2f %9.2f %9s" % (
+        out("%-6d %8.2f %8.2f %8.2f %8.2f %9.2f %8d %9s" % (
             level, sum(times) / len(times) / 1000, times[k95] / 1000, times[-1] / 1000,
-            max(slices), units[k95], bytes_max if MICRO else "-"))
-    out("(slice max: in RU)")
+            units[k95], slice_us / 1000, searches.most, bytes_max if MICRO else "-"))
+    out("slice ms: the costliest slice (the first); searches: the most in one slice;")
+    out("bytes: allocated in a move, garbage included (MicroPython)")
     if MICRO:
         out("Board estimate (RU x %.1f ms):" % BOARD_MS_PER_RU)
-        out("%-6s %9s %9s %9s %11s" % ("level", "mean ms", "p95 ms", "max ms", "slice max"))
+        out("%-6s %9s %9s %9s %11s" % ("level", "mean ms", "p95 ms", "max ms", "slice ms"))
         for level in player.LEVELS:
             r = results[level]
             out("%-6d %9.0f %9.0f %9.0f %11.1f" % (

@@ -11,7 +11,7 @@ import pytest
 
 from boardside.quoridor import Quoridor, player
 
-QUICK = {1: 400, 2: 60, 3: 50}
+QUICK = {1: 400, 2: 50, 3: 30}
 SLOW = {1: 6000, 2: 2000, 3: 800}
 MAX_MOVES = 300
 

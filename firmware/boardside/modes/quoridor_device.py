@@ -1,9 +1,10 @@
 """The device's seats in Quoridor mode: which seats it plays, at which strength, and its
 move from the first slice of thinking to the players' A (docs/quoridor.md).
 
-The device's move is worked out a slice at a time (boardside.quoridor.player.think,
-one next() per main-loop pass: a breadth-first search or two), so the clock and the
-blinking go on while it thinks and a press never waits for more than one slice. Once
+The device's move is worked out a slice at a time (boardside.quoridor.player.think:
+a slice searches each player's path at most once), a few slices per main-loop pass,
+so the clock and the blinking go on while it thinks and a press never waits for
+more than a pass's share (about 10 ms on the board). Once
 known, the move shows as it is to be played: a pawn's path (the grooves it crosses
 and its end square blinking) or the fence blinking in its groove, both in the
 player's colour, with the player's colour on a plate for a moment as a cue. The
@@ -18,6 +19,11 @@ from boardside.quoridor.notation import FENCE, PASS, parse
 LEVELS = player.LEVELS
 LEVEL = 2        # the strength a new mode starts with
 CUE_MS = 1200    # "the device moved" shows this long on its plate
+# A slice does at most a search per player (about 1.5 ms each on the board, and the
+# first slice a few ms more): this many searches' worth of slices per main-loop pass
+# keeps a pass near 10 ms, and the move comes in fewer passes (each also sleeps up to
+# 5 ms waiting for a button).
+SEARCHES_PER_PASS = 8
 
 
 class DeviceSeats:
@@ -45,7 +51,8 @@ class DeviceSeats:
         return self._think is not None
 
     def step(self, game, rng, now_ms):
-        """One slice of the device's thinking; True when it has just found its move."""
+        """A pass's share of the device's thinking (SEARCHES_PER_PASS): True when it
+        has just found its move."""
         if not self.plays(game):
             return False
         if self.pending is not None and self._stamp == game.stamp:
@@ -54,13 +61,15 @@ class DeviceSeats:
             self.pending = None
             self._think = player.think(game, self.level, rng)
             self._stamp = game.stamp
-        move = next(self._think)
-        if move is None:
-            return False
-        self._think = None
-        self.pending = move
-        self.pending_at = now_ms
-        return True
+            return False  # the first slice (the costliest) on a pass of its own
+        for _ in range(SEARCHES_PER_PASS // game.players):
+            move = next(self._think)
+            if move is not None:
+                self._think = None
+                self.pending = move
+                self.pending_at = now_ms
+                return True
+        return False
 
     def move_now(self, game, rng, now_ms):
         """The device's move, worked out to the end now if it is not known yet (the
