@@ -61,8 +61,10 @@ class DeviceSeats:
             self.pending = None
             self._think = player.think(game, self.level, rng)
             self._stamp = game.stamp
-            return False  # the first slice (the costliest) on a pass of its own
-        for _ in range(SEARCHES_PER_PASS // game.players):
+            slices = 1  # the first slice (the costliest) on a pass of its own
+        else:
+            slices = SEARCHES_PER_PASS // game.players
+        for _ in range(slices):
             move = next(self._think)
             if move is not None:
                 self._think = None
