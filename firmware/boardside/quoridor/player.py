@@ -3,17 +3,18 @@ three strengths (docs/quoridor.md, "Playing against the device").
 
 How it plays. A position is judged by the race: the shortest distance home of each
 pawn (pawns ignored, the engine's packed breadth-first search), the nearest rival's
-minus the player's own, in eighths of a step, plus a little for each fence kept in
-hand. A fence can only lengthen a rival's way home if it cuts the very shortest path
-the search just traced, so the fences tried are exactly those (a dozen or two, not
-the hundred and more legal ones); the same test tells whose path a fence leaves
-intact, and only the others' distances are searched again. A fence that leaves a
-pawn no way home is never chosen: its search says so (rule 5).
+minus the player's own, in eighths of a step (level 3: plus a little for each fence
+kept in hand, and a race no fence can change any more counts as won or lost). A
+fence can only lengthen a rival's way home if it cuts the very shortest path the
+search just traced, so the fences tried are exactly those (a dozen or two, not the
+hundred and more legal ones); the same test tells whose path a fence leaves intact,
+and only the others' distances are searched again. A fence that leaves a pawn no
+way home is never chosen: its search says so (rule 5).
 
 - Level 1: steps along its shortest path, now and then places a fence that
   lengthens the leader's path, now and then a random step.
-- Level 2: one ply: every pawn move and every fence that cuts a rival's path, the
-  best by the race.
+- Level 2: one ply: every pawn move and every fence that cuts a leading rival's
+  path (within a step of the nearest), the best by the race.
 - Level 3: two plies: the best few moves of level 2, each answered by the leading
   rival's best reply (its step home, or a fence across the player's new path).
   With four players, the leader alone answers (best reply on the leader).
@@ -32,11 +33,12 @@ from .notation import FENCES, SQUARES
 
 LEVELS = (1, 2, 3)
 STEP = 8          # one step of the race, in the score's units (small ints only)
-FENCE_WORTH = 3   # a fence in hand, in the same units
-WORTH = [0, 0, 0, 3]  # by level
+# a fence in hand, in the same units, by level: level 2 spends a fence as soon as it
+# gains as much as a step (it is stronger so); level 3 keeps some for later
+WORTH = (0, 0, 0, 3)
 WIN = 10000       # a pawn home
 SETTLED = 5000    # a race no fence can change any more (level 3)
-TOP = (0, 0, 0, 8)  # level 3: how many of the best one-ply moves get a reply (2 players)
+TOP = 8           # level 3: how many of the best one-ply moves get a reply (2 players)
 TOP4 = 4          # the same with 4 players
 
 _CI1, _CM1, _CI2, _CM2 = tables.CI1, tables.CM1, tables.CI2, tables.CM2
@@ -254,7 +256,7 @@ def think(game, level, rng):
         return
     # level 3: the best few, each answered by the leading rival's best reply
     moves.sort(key=_first, reverse=True)
-    top = moves[:TOP[3] if pos.n == 2 else TOP4]
+    top = moves[:TOP if pos.n == 2 else TOP4]
     valued = []
     for m in top:
         v = m[0]
