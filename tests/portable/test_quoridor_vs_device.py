@@ -126,3 +126,45 @@ def test_save_restore_keeps_seats_level_and_the_move_shown():
     assert d2["device_move"] == d["device_move"]
     m2.handle("press", "a", 0)
     assert m2.game.history == m.game.history + [d["device_move"]]
+
+
+def test_the_move_shown_on_every_panel_size():
+    # a fence and a jump, as the device shows them: in the player's colour
+    for w, h in ((8, 8), (16, 16), (17, 17), (32, 8)):
+        m = make(w, h)
+        m.command("new", {"players": 2, "device": [2], "level": 1}, 0)
+        for move in ("e2", "e8", "e3", "e7", "e4", "e6", "e5"):
+            m.game.play(move)
+        m.seats.drop()
+        m.screen = "device"
+        for shown in ("e4", "c3h"):  # e4: the jump over the pawn on e5
+            m.seats.pending = shown
+            m.seats._stamp = m.game.stamp
+            m.cx, m.cy = m.seats.focus(m.game)
+            c = Canvas(w, h)
+            for t in (0, 400, 2000):  # the blink's two phases, and after the cue
+                m.render(c, t)
+                assert PLAYER_COLOURS[1] in [c.get(x, y) for x in range(w)
+                                             for y in range(h)], (w, h, shown, t)
+
+
+def test_the_jump_and_the_fence_pixel_by_pixel():
+    m = make()
+    m.command("new", {"players": 2, "device": [2], "level": 1}, 0)
+    for move in ("e2", "e8", "e3", "e7", "e4", "e6", "e5"):
+        m.game.play(move)
+    m.screen = "device"
+    colour = PLAYER_COLOURS[1]
+    c = Canvas(17, 17)
+    m.seats.pending = "e4"  # player 2 on e6 jumps player 1 on e5
+    m.seats._stamp = m.game.stamp
+    m.render(c, 400)        # blink on
+    # the grooves e6-e5 (row 7) and e5-e4 (row 9) on file e (x 8), the end square e4
+    assert (c.get(8, 7), c.get(8, 9), c.get(8, 10)) == (colour, colour, colour)
+    m.render(c, 0)          # blink off: the end square white, the way stays
+    assert (c.get(8, 7), c.get(8, 10)) == (colour, 0xFFFFFF)
+    m.seats.pending = "c3h"  # the grooves above c3 and d3 (row 11, x 4-6)
+    m.render(c, 400)
+    assert [c.get(x, 11) for x in (4, 5, 6)] == [colour] * 3
+    m.render(c, 0)
+    assert [c.get(x, 11) for x in (4, 5, 6)] == [0xFFFFFF] * 3
