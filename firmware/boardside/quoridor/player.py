@@ -159,7 +159,7 @@ def _fence_result(pos, M, sq, dist, path, i):
 
 def _score(pos, me, dist, left, to_move=0):
     """The race from player me's side: the nearest rival's distance minus its own, in
-    eighths, and the fences in hand (its own minus that rival's). Level 3, 2 players:
+    eighths, and (2 players) the fences in hand, its own minus that rival's. Level 3:
     a race no fence can change any more (the one who could change it has none left)
     is as good as won or lost; to_move says whether me moves next."""
     if dist[me] == 0:
@@ -173,7 +173,9 @@ def _score(pos, me, dist, left, to_move=0):
     if best == 0:
         return -WIN
     v = STEP * (best - dist[me])
-    if pos.level == 3 and pos.n == 2:
+    if pos.n != 2:
+        return v  # (4 players: 5 fences each, three rivals; kept fences earn nothing)
+    if pos.level == 3:
         ahead = dist[me] <= best if to_move else dist[me] < best
         if ahead and not left[rival]:
             return SETTLED + v
