@@ -180,3 +180,37 @@ def test_turn_clock_runs_for_the_player_to_move(board):
     board.advance(5000)
     c = state(board)["clock_ms"]
     assert 54000 <= c[0] <= 55500 and c[1] == 60000
+
+
+def test_playing_against_the_device_through_buttons(board):
+    board.tap("down")           # menu: Dice -> Quoridor
+    board.tap("a")              # setup
+    board.tap("down")           # page: seat 1
+    board.tap("down")           # page: seat 2
+    board.tap("right")          # seat 2: the device
+    board.tap("down")           # page: level
+    board.tap("right")          # level 3
+    board.tap("a")              # start
+    s = state(board)
+    assert s["screen"] == "pawn" and s["device"] == [2] and s["level"] == 3
+    enter(board, "e2")
+    for _ in range(50):         # the device thinks a few slices per main-loop pass
+        board.advance(100)
+        s = state(board)
+        if s["device_move"]:
+            break
+        assert s["thinking"]
+    assert s["screen"] == "device" and s["device_move"], s
+    move = s["device_move"]
+    shown = [e for e in board.events if e.get("event") == "device"]
+    assert shown and shown[-1]["move"] == move and shown[-1]["player"] == 2
+    board.tap("a")              # the players moved the piece: A plays it
+    s = state(board)
+    assert s["moves"] == 2 and s["last"] == move and s["screen"] == "pawn"
+    ref = Quoridor(2)
+    ref.play("e2")
+    ref.play(move)              # a legal move by the engine
+    assert s["pawns"] == ref.positions
+    board.hold("b", 900)        # undo: back to the last move a person entered
+    s = state(board)
+    assert s["moves"] == 0 and s["screen"] == "pawn"

@@ -11,8 +11,12 @@ Buttons (see docs/quoridor.md):
                B: show/hide legal destinations   hold A: status (distances, fences, clocks)
                hold B: undo the last move
   fence entry  pad: move the fence   A: place it   B: rotate   hold B: back to pawn entry
-  setup        left/right: 2 or 4 players   A: start
-  game over    A: new game   hold B: undo the winning move
+  setup        up/down: page (players, each seat: person or device, the device's level)
+               left/right: the page's value   A: start
+  device       the device's move shows (a pawn's path or a fence, in the player's colour):
+               move the piece or place the fence, then A   hold B: undo back to the last
+               move a person entered
+  game over    A: new game   hold B: undo the winning move (and the device's before it)
 A and B act when let go (or held), never on the press: a hold starts with a press.
 """
 
@@ -24,6 +28,7 @@ from boardside.modes.quoridor_board import (BLINK_MS, FLASH_MS, SIZE, BoardImage
                                             window)
 # the board's colours and the reasons' icons are shared with the PAC-MAN variant
 from boardside.modes.quoridor_board import AMBER, REASONS, SQUARE_COLOUR  # noqa: F401
+from boardside.modes.quoridor_device import CUE_MS, LEVELS, DeviceSeats
 from boardside.quoridor import IllegalMove, Quoridor
 from boardside.settings import need_int, table_of
 
@@ -35,17 +40,17 @@ FENCE_COLOUR = 0xB07000     # wood brown
 HINT_COLOUR = GREY          # legal destinations: brighter than a square in any colour vision
 WARM_AFTER_MS = 100  # a move's frame is out by then: warm the path caches
 
-SETUP, PAWN, FENCE, OVER = "setup", "pawn", "fence", "over"
+SETUP, PAWN, FENCE, OVER, DEVICE = "setup", "pawn", "fence", "over", "device"
 # built once: tick() runs every main-loop pass and must not allocate
-CLOCK_RUNS = (PAWN, FENCE)
-BLINKS = (PAWN, FENCE, OVER)
+CLOCK_RUNS = (PAWN, FENCE, DEVICE)
+BLINKS = (PAWN, FENCE, OVER, DEVICE)
 
 
 class QuoridorMode(Mode):
     name = "quoridor"
     title = "Quoridor"
     icon = "fence"
-    actions = ("new", "move", "check", "undo", "legal", "record", "status")
+    actions = ("new", "move", "check", "undo", "legal", "record", "status", "device")
 
     settings = table_of("quoridor")  # boardside.house_rules
 
@@ -64,6 +69,9 @@ class QuoridorMode(Mode):
         self._preview = None           # (move, history length, legal?)
         self._warm_due = -1            # when to warm the path caches; -1: warm already
         self._next = None              # work_ahead(): the frame after the likely next A
+        self.seats = DeviceSeats()     # the seats the device plays, its level, its move
+        self.page = 0                  # setup: 0 players, 1..n the seats, n + 1 the level
+        self._cue = False              # the device's cue shown at the last tick
 
     # -- the game ----------------------------------------------------------
     def new_game(self, players):
@@ -81,10 +89,17 @@ class QuoridorMode(Mode):
         self._preview = None
         self._fences_of = None  # (the old game goes now, not at the next frame)
         self._warm_due = 0
-        self._cursor_to_pawn()
+        self._to_turn()
 
     def _cursor_to_pawn(self):
         self.cx, self.cy = self.game.pawn_xy(self.game.turn)
+
+    def _to_turn(self):
+        """The screen of the player to move: a person's pawn entry or the device's move
+        (worked out from the next tick() on)."""
+        self.seats.drop()
+        self.screen = DEVICE if self.seats.plays(self.game) else PAWN
+        self._cursor_to_pawn()
 
     def play(self, move, now_ms):
         """Apply a move; on refusal show the reason and re-raise."""
@@ -101,24 +116,30 @@ class QuoridorMode(Mode):
         self.hints = False
         self._warm_due = now_ms + WARM_AFTER_MS
         self.ahead = True  # the next player's moves, after this frame
+        mover = (self.game.turn - 1) % self.players
         self.ctx.emit({"event": "move", "mode": self.name, "move": self.game.last_move,
-                       "player": (self.game.turn - 1) % self.players + 1})
+                       "player": mover + 1, "by_device": self.seats.device[mover]})
         if self.game.winner is not None:
+            self.seats.drop()
             self.screen = OVER
             self.ctx.emit({"event": "win", "mode": self.name,
                            "player": self.game.winner + 1})
         else:
-            self.screen = PAWN
-            self._cursor_to_pawn()
+            self._to_turn()
 
     def undo(self):
-        if self.game is None or self.game.undo() is None:
+        """Take back the last move, and the device's moves before it: back to the last
+        move a person entered (one move when the device plays every seat)."""
+        g = self.game
+        if g is None or g.undo() is None:
             raise ModeError("nothing to undo")
+        seats = self.seats
+        while g.moves_played and seats.device[g.turn] and seats.anyone(g.players):
+            g.undo()
         self._preview = None  # the next move makes another position of the same length
-        self.screen = PAWN
         self.flash = None
         self._warm_due = 0
-        self._cursor_to_pawn()
+        self._to_turn()
 
     # -- input -------------------------------------------------------------
     def handle(self, kind, button, now_ms):
@@ -132,8 +153,8 @@ class QuoridorMode(Mode):
     def _handle(self, kind, button, now_ms):
         if button == A or button == B:
             return self._a_or_b(self.tap_or_hold(kind, button), button, now_ms)
-        if self.screen == OVER or (kind != PRESS and kind != REPEAT):
-            return False
+        if self.screen in (OVER, DEVICE) or (kind != PRESS and kind != REPEAT):
+            return False  # (the device's move: the pad has nothing to do)
         if button in (UP, DOWN, LEFT, RIGHT):
             return self._move_cursor(button)
         return False
@@ -169,6 +190,16 @@ class QuoridorMode(Mode):
         if self.screen == OVER:
             if button == A:
                 self.screen = SETUP
+                self.page = 0
+                return True
+            return False
+        if self.screen == DEVICE:
+            # the players moved the piece (or placed the fence) as shown: A plays it
+            if button == A and self.seats.pending is not None:
+                try:
+                    self.play(self.seats.pending, now_ms)
+                except IllegalMove:
+                    pass
                 return True
             return False
         if self.screen == PAWN:
@@ -206,8 +237,20 @@ class QuoridorMode(Mode):
     def _handle_setup(self, kind, button):
         if kind != PRESS:
             return False
-        if button in (LEFT, RIGHT, UP, DOWN):
-            self.players = 6 - self.players
+        n = self.players
+        if button == UP or button == DOWN:
+            self.page = (self.page + (1 if button == DOWN else -1)) % (n + 2)
+            return True
+        if button == LEFT or button == RIGHT:
+            if self.page == 0:
+                self.players = 6 - n
+            elif self.page <= n:
+                k = self.page - 1
+                self.seats.device[k] = not self.seats.device[k]
+            else:
+                step = 1 if button == RIGHT else -1
+                self.seats.level = LEVELS[(LEVELS.index(self.seats.level) + step)
+                                          % len(LEVELS)]
             return True
         if button == A:
             self.new_game(self.players)
@@ -236,6 +279,17 @@ class QuoridorMode(Mode):
             self._warm_due = -1
             for p in range(g.players):
                 g.shortest_distance(p)
+        if self.screen == DEVICE:
+            # a slice of the device's thinking per pass: the frames go on meanwhile
+            if self.seats.step(g, self.ctx.rng, now_ms):
+                self.cx, self.cy = self.seats.focus(g)
+                self.ctx.emit({"event": "device", "mode": self.name,
+                               "move": self.seats.pending, "player": g.turn + 1})
+                changed = True
+            cue = self.seats.pending is not None and now_ms - self.seats.pending_at < CUE_MS
+            if cue != self._cue:
+                self._cue = cue
+                changed = True
         if self.clock is not None and self.screen in CLOCK_RUNS:
             if self.last_ms is not None:
                 t = self.game.turn
@@ -269,6 +323,16 @@ class QuoridorMode(Mode):
             players = need_int(args.get("players", 2), "'players'")
             if players not in (2, 4):
                 raise ModeError("'players' must be 2 or 4")
+            device = args.get("device", [])
+            if (not isinstance(device, list)
+                    or any(not isinstance(k, int) or not 1 <= k <= players for k in device)):
+                raise ModeError("'device' must list the seats the device plays, 1-%d"
+                                % players)
+            level = args.get("level", self.seats.level)
+            if level not in LEVELS:
+                raise ModeError("'level' must be 1, 2 or 3")
+            self.seats.device = [k + 1 in device for k in range(4)]
+            self.seats.level = level
             self.new_game(players)
             return self.describe()
         if self.game is None:
@@ -297,6 +361,19 @@ class QuoridorMode(Mode):
             return {"players": self.players, "record": self.game.record()}
         if action == "status":
             return self.describe()
+        if action == "device":
+            # the device's move (worked out now if the ticks have not yet); with
+            # "play": true, played, as A does once the piece was moved
+            play = args.get("play", False)
+            if not isinstance(play, bool):
+                raise ModeError("'play' must be true or false")
+            if not self.seats.plays(self.game):
+                raise ModeError("the device is not to move")
+            move = self.seats.move_now(self.game, self.ctx.rng, now_ms)
+            if not play:
+                return {"move": move, "player": self.game.turn + 1}
+            self.play(move, now_ms)
+            return self.describe()
         return Mode.command(self, action, args, now_ms)
 
     # -- output ------------------------------------------------------------------
@@ -318,6 +395,9 @@ class QuoridorMode(Mode):
             return
         g = self.game
         blink = (now_ms // BLINK_MS) & 1
+        if self.screen == DEVICE:
+            self._render_device(canvas, blink, now_ms)
+            return
         if self._down is not None:
             blink = 1  # A or B is down: the cursor (or fence) shows steady until let go
         nxt = self._next
@@ -366,6 +446,24 @@ class QuoridorMode(Mode):
                 self._draw_fence(canvas, ox, oy, self.fx, self.fy, self.fv, c)
         if flash is not None:
             self._render_reason(canvas, flash[0])
+
+    def _render_device(self, canvas, blink, now_ms):
+        """The device's turn: its pawn blinks while it thinks; then its move shows, as
+        it is to be played (boardside.modes.quoridor_device)."""
+        g = self.game
+        seats = self.seats
+        self._draw(canvas, blink, DEVICE, self.cx, self.cy, g.turn, None, None, False,
+                   self.flash)
+        ox, oy = self._window(canvas.width, canvas.height, DEVICE, self.cx, self.cy)
+        colour = PLAYER_COLOURS[g.turn]
+        if seats.pending is None:
+            if blink:
+                x, y = g.pawn_xy(g.turn)
+                canvas.pixel(ox + 2 * x, oy + 2 * (8 - y), WHITE)
+            return
+        seats.draw(canvas, ox, oy, g, colour, now_ms)
+        if self.flash is None:
+            seats.cue(canvas, g, colour, now_ms)
 
     # -- work ahead ----------------------------------------------------------------
     def work_ahead(self, now_ms):
@@ -468,11 +566,28 @@ class QuoridorMode(Mode):
         render_reason(canvas, code, self.cx, self.cy)
 
     def _render_setup(self, canvas):
+        """The page's value on top (2P/4P, P or D for a person's or the device's seat,
+        L1-L3); below, a block per seat in its colour, a white dot on the device's,
+        the seat of the page underlined."""
         w = canvas.width
-        label = "%dP" % self.players
-        canvas.text(max(0, (w - canvas.text_width(label)) // 2), 1, label, WHITE)
-        for p in range(self.players):
-            canvas.fill_rect(1 + p * 4, canvas.height - 4, 2, 2, PLAYER_COLOURS[p])
+        n = self.players
+        page = self.page
+        colour = WHITE
+        if page == 0:
+            label = "%dP" % n
+        elif page <= n:
+            label = "D" if self.seats.device[page - 1] else "P"
+            colour = PLAYER_COLOURS[page - 1]
+        else:
+            label = "L%d" % self.seats.level
+        canvas.text(max(0, (w - canvas.text_width(label)) // 2), 1, label, colour)
+        y = canvas.height - 4
+        for p in range(n):
+            canvas.fill_rect(1 + p * 4, y, 2, 2, PLAYER_COLOURS[p])
+            if self.seats.device[p]:
+                canvas.pixel(1 + p * 4, y, WHITE)
+            if page == p + 1:
+                canvas.hline(1 + p * 4, y + 3, 2, WHITE)
 
     def _render_status(self, canvas):
         """Per player: distance to goal (digits), fences left (dots), clock bar."""
@@ -504,7 +619,10 @@ class QuoridorMode(Mode):
 
     # -- state -------------------------------------------------------------------
     def describe(self):
-        d = {"screen": self.screen, "players": self.players}
+        d = {"screen": self.screen, "players": self.players,
+             "device": self.seats.seats(self.players), "level": self.seats.level}
+        if self.screen == SETUP:
+            d["page"] = self.page
         g = self.game
         if g is not None:
             d.update({
@@ -517,6 +635,9 @@ class QuoridorMode(Mode):
                 d["entry"] = fence(self.fx, self.fy, self.fv)
             else:
                 d["cursor"] = square(self.cx, self.cy)
+            if self.screen == DEVICE:
+                d["device_move"] = self.seats.pending  # None while it thinks
+                d["thinking"] = self.seats.thinking
             if self.clock is not None:
                 d["clock_ms"] = list(self.clock)
         if self.flash is not None:
@@ -527,27 +648,32 @@ class QuoridorMode(Mode):
         return {"players": self.players, "screen": self.screen,
                 "game": None if self.game is None else self.game.to_dict(),
                 "clock": self.clock, "cursor": [self.cx, self.cy],
-                "entry": [self.fx, self.fy, self.fv]}
+                "entry": [self.fx, self.fy, self.fv], "seats": self.seats.save()}
 
     def restore(self, data):
         players = data.get("players", 2)
         if players not in (2, 4):
             raise ValueError("quoridor: bad player count")
         game = data.get("game")
+        game = None if game is None else Quoridor.from_dict(game)
+        self.seats.restore(data.get("seats", {}), game)
         self.players = players
         self._preview = None
         self._fences_of = None
+        self.page = 0
         if game is None:
             self.game = None
             self.screen = SETUP
             return
-        self.game = Quoridor.from_dict(game)
+        self.game = game
         clock = data.get("clock")
         if clock is not None and (not isinstance(clock, list) or len(clock) != self.game.players
                                   or any(not isinstance(v, int) for v in clock)):
             raise ValueError("quoridor: bad clock")
         self.clock = clock
         self.screen = OVER if self.game.winner is not None else PAWN
+        if self.seats.plays(self.game):
+            self.screen = DEVICE
         self.last_ms = None
         self._warm_due = 0
         self.ahead = True
