@@ -359,3 +359,18 @@ def test_a_mode_without_room_on_the_heap_is_opened_after_a_fresh_start(board, mo
     assert restarts and restarts[0]["why"] == "room for dice"
     assert [e for e in seen if e["event"] == "boot"]  # it started afresh ...
     assert board.app.screen() == "dice" and board.app.mode("dice").count == 3  # ... into it
+
+
+def test_a_fresh_start_into_a_mode_never_played_opens_a_new_game(board, monkeypatch):
+    board.request({"cmd": "mode", "name": "dice"})
+    board.advance(500)
+    board.tap("menu")
+    board.advance(500)
+    room = board.sandbox.modules["boardside.device"].ROOM_BYTES
+    monkeypatch.setattr(board.sandbox.modules["boardside.device"].gc, "mem_free",
+                        lambda: room - 1)
+    assert "qubo" not in board.app.parked and "qubo" not in board.app.instances
+    board.request({"cmd": "mode", "name": "qubo"})  # no game of Qubo saved yet
+    board.advance(3000)
+    assert [e for e in events(board) if e["event"] == "restart"]
+    assert board.app.screen() == "qubo"

@@ -220,6 +220,7 @@ class App:
 
     # The device's: called with a mode's name before its code is loaded (Device.make_room)
     make_room = None
+    opening = None  # a mode saved as the screen before its code was loaded (make_room)
 
     def screen(self):
         if self.settings_screen is not None:
@@ -531,6 +532,8 @@ class App:
         """Everything needed to come back after a power cut."""
         data = {"screen": self.screen(), "menu_index": self.menu_index,
                 "settings": self.ctx.settings, "modes": {}}
+        if self.opening is not None:
+            data["opening"] = self.opening
         for name, state in self.parked.items():
             data["modes"][name] = state
         for name, m in self.instances.items():
@@ -563,7 +566,10 @@ class App:
             screen = MENU_SCREEN
         # one mode loaded at a time: each is checked by its own restore(), then
         # parked, but the one on screen
-        for name, state in data["modes"].items():
+        # the one on screen first: its code gets the heap before the others come and go
+        order = sorted(data["modes"], key=lambda n: n != screen)
+        for name in order:
+            state = data["modes"][name]
             if name in self.mode_names:
                 try:
                     self.mode(name).restore(state)
@@ -580,6 +586,9 @@ class App:
             self.menu_index = idx
         elif "menu_index" in data:
             self.bad_fields.append("menu_index")
+        if (data.get("opening") == screen and screen in self.mode_names
+                and screen not in self.instances):
+            self.mode(screen)  # saved on its way in (Device.make_room): a new game
         self.current = screen if screen in self.instances else None
         self.dirty = True
 

@@ -237,7 +237,8 @@ class Device:
         if gc.mem_free() >= ROOM_BYTES:
             return
         app = self.app
-        app.current = name  # the screen the save names
+        app.current = name  # the screen the save names, a new game if it has none
+        app.opening = name
         app.changed = True
         self.persist.flush(app, self.clock())
         self.send(protocol.event_line({"event": "restart", "why": "room for " + name,
