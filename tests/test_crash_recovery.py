@@ -370,7 +370,8 @@ def test_a_fresh_start_into_a_mode_never_played_opens_a_new_game(board, monkeypa
     monkeypatch.setattr(board.sandbox.modules["boardside.device"].gc, "mem_free",
                         lambda: room - 1)
     assert "qubo" not in board.app.parked and "qubo" not in board.app.instances
-    board.request({"cmd": "mode", "name": "qubo"})  # no game of Qubo saved yet
+    # no game of Qubo saved yet; the device starts afresh before it can reply
+    board.write_serial(b'{"cmd": "mode", "name": "qubo"}\n')
     board.advance(3000)
     assert [e for e in events(board) if e["event"] == "restart"]
     assert board.app.screen() == "qubo"
