@@ -236,3 +236,23 @@ def test_a_press_shows_at_once_while_its_action_waits_for_the_release():
     assert c.get(8, 14) != off and m.describe()["moves"] == 0
     m.handle("release", "a", t + 60)
     assert m.describe()["last"] == "e2"
+
+
+def test_a_moved_cursor_shows_in_the_next_frame_whatever_the_blink_phase():
+    # on the chip a cursor moved in the blink's off half first showed 160-280 ms later
+    c = Canvas(17, 17)
+    m = make()
+    m.command("new", {"players": 2}, 0)
+    m.handle("press", "up", 0)
+    m.render(c, 450)  # the blink's on half (BLINK_MS 400), long after the move
+    on = c.get(8, 14)  # e2: the cursor
+    m.render(c, 850)
+    assert c.get(8, 14) != on  # ...and its off half
+    for t in range(1000, 1800, 50):  # a move in every part of the blink
+        m = make()
+        m.command("new", {"players": 2}, 0)
+        m.handle("press", "up", t)
+        m.render(c, t)
+        assert c.get(8, 14) == on, t  # at once
+        m.render(c, t + 399)
+        assert c.get(8, 14) == on, t  # and for a whole blink

@@ -156,6 +156,7 @@ class QuoridorMode(Mode):
         if self.screen in (OVER, DEVICE) or (kind != PRESS and kind != REPEAT):
             return False  # (the device's move: the pad has nothing to do)
         if button in (UP, DOWN, LEFT, RIGHT):
+            self._blink_from = now_ms  # a moved cursor shows at once, whatever the phase
             return self._move_cursor(button)
         return False
 
@@ -257,6 +258,16 @@ class QuoridorMode(Mode):
             return True
         return False
 
+    _blink_from = None  # the cursor's last move: it shows steady from there for a blink
+
+    def _blink(self, now_ms):
+        """1 while the cursor (or fence, or winner) shows, 0 in the blink's off half;
+        a cursor just moved shows at once, whatever the phase."""
+        since = self._blink_from
+        if since is not None and now_ms - since < BLINK_MS:
+            return 1
+        return (now_ms // BLINK_MS) & 1
+
     def _move_cursor(self, button):
         dx = (button == RIGHT) - (button == LEFT)
         dy = (button == UP) - (button == DOWN)
@@ -306,7 +317,7 @@ class QuoridorMode(Mode):
             changed = True
         if self.screen in BLINKS and not self.status:
             # blink the cursor (or the winner) without redrawing every loop
-            phase = (now_ms // BLINK_MS) & 1
+            phase = self._blink(now_ms)
             if phase != getattr(self, "_phase", None):
                 self._phase = phase
                 changed = True
@@ -394,7 +405,7 @@ class QuoridorMode(Mode):
                 self._render_setup(canvas)
             return
         g = self.game
-        blink = (now_ms // BLINK_MS) & 1
+        blink = self._blink(now_ms)
         if self.screen == DEVICE:
             self._render_device(canvas, blink, now_ms)
             return
