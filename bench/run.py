@@ -1,5 +1,9 @@
 """``make bench``: what everything the device does costs, on CPython, in the real
 MicroPython VM and (estimated) on an RP2040 at 125 MHz, checked against budgets.
+The board's own figures (press to frame, the idle pass, opening a mode, the heap,
+gc.collect()) are measured on the emulated chip by bench/chip.py, which make bench
+runs next; the board model here is printed for comparison and checked against
+nothing.
 
     python bench/run.py [--json PATH] [--samples N] [--job NAME]... [--only TEXT]...
                         [--skip heap,gc,mpy] [--warm-up MS]
@@ -584,7 +588,10 @@ def main(argv=None):
     leds = hw["grid"]
     min_press = hw["buttons"].get("min_press_ms", MIN_PRESS_MS)
     m = board_model(rows, leds["width"] * leds["height"], min_press)
-    missed += check_model(m)
+    # The press, idle-pass and opening figures are the chip's now (bench/chip.py, the
+    # image on an emulated RP2040); the model is printed beside them, checked against
+    # nothing.
+    model_misses = check_model(m)
     text = table(rows, heap, gcs, mpy, rl, meta) + model_table(m)
     print(text)
     print("")
@@ -593,7 +600,7 @@ def main(argv=None):
               "budgets": {k: {"unit": v[0], "limit": v[1], "what": v[2]}
                           for k, v in BUDGETS.items()},
               "operations": rows, "quoridor_rl": rl, "heap": heap, "gc": gcs, "mpy": mpy,
-              "board_model": m, "missed": missed}
+              "board_model": m, "board_model_misses": model_misses, "missed": missed}
     path = Path(opts["json"])
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(result, indent=1) + "\n")
