@@ -70,7 +70,7 @@ def play_evenings(chip, key, extra):
                 "gc_all_ms": [round(ms, 3) for _, ms in chip.gcs],
                 "emulated_ms": round(chip.now_ms), "evenings_wall_s": round(
                     time.monotonic() - wall, 1), "flash": chip.flash_ops,
-                "notes": chip.notes,
+                "notes": chip.notes, "restarts": len(night.restarts),
                 "bad": night.bad + [line for line in chip.console if "Error" in line]
                 + [note for note in chip.notes if "watchdog" in note[1]]})
     write_figures(key, out)

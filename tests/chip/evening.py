@@ -39,6 +39,7 @@ class Evening:
         self.mode = None
         self.menu_index = 0   # the menu's selection, as the chip keeps it
         self.bad = []         # crash/exception reports seen
+        self.restarts = []    # fresh starts into a mode (code from .mpy files only)
 
     # -- figures ------------------------------------------------------------------------
     def rec(self, name=None):
@@ -113,7 +114,15 @@ class Evening:
         chip.advance(TAP_MS)
         chip.release("a")
         chip.advance(GAP_MS + SETTLE_MS + 400)
-        f = self.frame_after(pressed)
+        restarted = [e for e in chip.events if e["event"] == "restart" and e["t_ms"] >= pressed]
+        if restarted:
+            # from .mpy files, too little heap left: the device saved and started afresh
+            # into the mode (Device.make_room); the mode shows once it has booted
+            self.restarts.append(restarted[0])
+            chip.run_until(lambda: any(e["event"] == "restore" and e["t_ms"] > pressed
+                                       for e in chip.events), 10000, 5)
+            chip.advance(SETTLE_MS + 400)
+        f = self.frame_after(restarted[0]["t_ms"] + 100 if restarted else pressed)
         if f is not None:
             r["open_ms"].append(round(f.latch_ms - pressed, 3))
         self.sample_heap()

@@ -71,8 +71,6 @@ def test_an_argument_no_action_takes_is_refused_never_ignored():
     app = App(Rng(), 16, 16)
     checked = 0
     for name in modes.names():
-        if name == "quoridor":
-            continue  # its table of arguments is not declared yet
         r = ask(app, {"cmd": "mode", "name": name})
         assert r["ok"], r
         m = app.mode()

@@ -51,6 +51,8 @@ class QuoridorMode(Mode):
     title = "Quoridor"
     icon = "fence"
     actions = ("new", "move", "check", "undo", "legal", "record", "status", "device")
+    arguments = {"new": ("players", "device", "level"), "move": ("move",),
+                 "check": ("move",), "device": ("play",)}
 
     settings = table_of("quoridor")  # boardside.house_rules
 
