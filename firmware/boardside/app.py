@@ -577,6 +577,16 @@ class App:
                     self.instances.pop(name, None)
                     self.reset_modes.append(name)
                     continue
+                except MemoryError:
+                    # from .mpy files the heap may not take every mode's code in turn:
+                    # a game not on screen is kept as saved, and checked when opened
+                    self.instances.pop(name, None)
+                    if self.unload:
+                        registry.unload(name)
+                    if name == screen:
+                        raise
+                    self.parked[name] = state
+                    continue
                 if unverified:
                     self.mode(name).unverified(unverified)
                 if name != screen:

@@ -119,8 +119,13 @@ class Evening:
             # from .mpy files, too little heap left: the device saved and started afresh
             # into the mode (Device.make_room); the mode shows once it has booted
             self.restarts.append(restarted[0])
-            chip.run_until(lambda: any(e["event"] == "restore" and e["t_ms"] > pressed
-                                       for e in chip.events), 10000, 5)
+            try:
+                chip.run_until(lambda: any(e["event"] == "restore" and e["t_ms"] > pressed
+                                           for e in chip.events), 10000, 5)
+            except TimeoutError:
+                self.bad.append({"open": name, "restart": restarted[0],
+                                 "events": chip.events[-4:], "console": chip.console[-8:]})
+                raise
             chip.advance(SETTLE_MS + 400)
         f = self.frame_after(restarted[0]["t_ms"] + 100 if restarted else pressed)
         if f is not None:
@@ -162,7 +167,7 @@ class Evening:
         if s.get("screen") == "setup":
             self.tap("a")               # two players
         for _ in range(2):
-            s = self.state()["state"]
+            s = self.state().get("state", {})
             ahead = "up" if s.get("turn") == 1 else "down"
             self.tap(ahead)             # the cursor a square ahead of the pawn
             self.tap("a")               # the move
@@ -180,10 +185,10 @@ class Evening:
             self.tap("a")
         for _ in range(2):
             for _ in range(6):          # the ghosts' moves, each confirmed with A
-                if self.state()["state"].get("screen") != "device":
+                if self.state().get("state", {}).get("screen") != "device":
                     break
                 self.tap("a", 600)
-            s = self.state()["state"]
+            s = self.state().get("state", {})
             if s.get("screen") != "play":
                 break
             for walk, back in (("up", "down"), ("left", "right"), ("down", "up"),
@@ -191,7 +196,7 @@ class Evening:
                 self.tap(walk)
                 self.tap(walk)
                 self.tap("a", 600)
-                if self.state()["state"].get("screen") != "play":
+                if self.state().get("state", {}).get("screen") != "play":
                     break
                 self.tap(back)          # a refused walk: step back to start again
                 self.tap(back)
@@ -206,7 +211,7 @@ class Evening:
             if s.get("phase") != "rolloff":
                 break
             self.tap("a", 600)
-            s = self.state()["state"]
+            s = self.state().get("state", {})
         if s.get("phase") == "drop":
             self.tap("a", 900)          # the drop: the secret roll into the tube
             self.hold("a")              # the Q*bert player peeks
@@ -223,7 +228,7 @@ class Evening:
         if s.get("phase") == "teams":
             self.tap("a")               # red's team as it is
             self.tap("a")               # blue's
-        if self.state()["state"].get("phase") == "first":
+        if self.state().get("state", {}).get("phase") == "first":
             self.tap("a", 1100)         # toss the coin
             self.tap("a")
         self.tap("a")                   # a flick

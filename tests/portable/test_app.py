@@ -1,4 +1,6 @@
 # App shell and menu: MENU opens the menu from anywhere, A enters a mode.
+import json
+
 from boardside.app import App
 
 
@@ -136,3 +138,31 @@ def test_an_unknown_mode_is_refused_and_the_settings_screen_stays_open():
     else:
         raise AssertionError("an unknown mode was opened")
     assert app.screen() == "settings"
+
+
+def test_a_game_whose_code_finds_no_room_at_a_restore_is_kept_as_saved():
+    # from .mpy files, at a restore, the heap may not take every mode's code in turn:
+    # that game is kept as saved (checked when opened); the one on screen comes first
+    from boardside import modes as registry
+    a = App(Rng([]), 16, 16)
+    a.open("dice", 0)
+    a.open("qbert", 0)
+    saved = json.loads(json.dumps(a.save()))
+    b = App(Rng([]), 16, 16)
+    real = registry.load
+    loaded = []
+
+    def no_room_for_dice(name):
+        loaded.append(name)
+        if name == "dice":
+            raise MemoryError("memory allocation failed")
+        return real(name)
+
+    registry.load = no_room_for_dice
+    try:
+        b.restore(saved, 0)
+    finally:
+        registry.load = real
+    assert loaded[0] == "qbert"  # the screen's mode first
+    assert b.screen() == "qbert" and "dice" in b.parked and b.reset_modes == []
+    assert b.mode("dice").save() == saved["modes"]["dice"]

@@ -7,6 +7,19 @@ from boardside.modes.quoridor import PLAYER_COLOURS, QuoridorMode
 from tests.portable._support import TinyRng
 
 
+def tap(m, button, t=0):
+    """A press and its release: A and B act when let go (Mode.tap_or_hold)."""
+    m.handle("press", button, t)
+    return m.handle("release", button, t + 60)
+
+
+def hold(m, button, t=0):
+    """A press held past the long press, then let go."""
+    m.handle("press", button, t)
+    m.handle("long", button, t + 1000)
+    m.handle("release", button, t + 1100)
+
+
 def make(w=17, h=17):
     ctx = Context(TinyRng(4), w, h, {})
     events = []
@@ -50,7 +63,8 @@ def test_the_device_thinks_in_slices_shows_its_move_and_a_plays_it():
     m.command("move", {"move": "e2"}, 0)
     d = m.describe()
     assert d["screen"] == "device" and d["device_move"] is None
-    assert not m.handle("press", "a", 0)     # nothing to play while it thinks
+    tap(m, "a")                              # nothing to play while it thinks
+    assert m.game.history == ["e2"] and m.describe()["screen"] == "device"
     ticks = think(m)
     assert ticks > 3                          # level 3: many slices, one per pass
     d = m.describe()
@@ -62,7 +76,7 @@ def test_the_device_thinks_in_slices_shows_its_move_and_a_plays_it():
     colour = PLAYER_COLOURS[1]
     assert colour in [c.get(x, y) for x in range(17) for y in range(17)]
     m.handle("press", "up", 0)               # the pad does nothing on the device's turn
-    m.handle("press", "a", 0)                # the players moved the piece: A plays it
+    tap(m, "a")                              # the players moved the piece: A plays it
     assert m.game.history == ["e2", move] and m.screen == "pawn"
     assert m.events[-1]["by_device"] is True or m.events[-2]["by_device"] is True
 
@@ -72,13 +86,13 @@ def test_undo_goes_back_to_the_last_move_a_person_entered():
     m.command("new", {"players": 2, "device": [2], "level": 1}, 0)
     m.command("move", {"move": "e2"}, 0)
     think(m)
-    m.handle("press", "a", 0)
+    tap(m, "a")
     m.command("move", {"move": "e3"}, 0)
     think(m)
     assert m.game.moves_played == 3
-    m.handle("long", "b", 0)                  # while the device's move shows
+    hold(m, "b")                              # while the device's move shows
     assert m.game.moves_played == 2 and m.screen == "pawn"
-    m.handle("long", "b", 0)                  # the device's move and the person's
+    hold(m, "b")                              # the device's move and the person's
     assert m.game.moves_played == 0 and m.screen == "pawn"
 
 
@@ -124,7 +138,7 @@ def test_save_restore_keeps_seats_level_and_the_move_shown():
     d, d2 = m.describe(), m2.describe()
     assert d2["device"] == [2] and d2["level"] == 2 and d2["screen"] == "device"
     assert d2["device_move"] == d["device_move"]
-    m2.handle("press", "a", 0)
+    tap(m2, "a")
     assert m2.game.history == m.game.history + [d["device_move"]]
 
 

@@ -32,6 +32,7 @@ from .engine import _bfs, _trace
 from .notation import FENCES, SQUARES
 
 LEVELS = (1, 2, 3)
+L1_FENCES = 4  # level 1 tries at most this many of the fences that cut the leader's path
 STEP = 8          # one step of the race, in the score's units (small ints only)
 # a fence in hand, in the same units, by level: level 2 spends a fence as soon as it
 # gains as much as a step (it is stronger so); level 3 keeps some for later
@@ -326,6 +327,13 @@ def _level1(game, pos, rng, moves, best_step):
         r = _leader(pos, me, pos.dist)
         cands = []
         _cutting(pos.path[r], pos.avh, pos.avv, cands)
+        if len(cands) > L1_FENCES:  # a beginner weighs a few fences, not every one
+            few = []
+            for _ in range(L1_FENCES):
+                i = dice.pick(rng, cands)
+                cands.remove(i)
+                few.append(i)
+            cands = few
         good = []
         for i in cands:
             res = _fence_result(pos, pos.M, pos.sq, pos.dist, pos.path, i)
