@@ -58,9 +58,12 @@ REBASE_QUIET_MS = 60000  # ...once no button has moved for this long (see rebase
 STORAGE_NOTICE_MS = 4000  # the files cannot be written: the icon at boot stays this long
 REFRESH_QUIET_MS = 150  # frames went out in part: the whole frame again after this long
 # Free heap a mode's code from .mpy files must find to be loaded, else the device starts
-# afresh into it (make_room()). On a stock Pico the menu leaves about 150 KB after a
-# boot; the largest mode takes 86 KB to import and its game on top.
-ROOM_BYTES = 128 * 1024
+# afresh into it (make_room()). What decides is the largest free block, which Python
+# cannot ask for: after any mode has come and gone the heap is in pieces however much
+# is free. On a stock Pico the menu leaves about 150 KB after a boot, so below this
+# every opening after the first starts afresh: slower (about a second), never out of
+# memory.
+ROOM_BYTES = 192 * 1024
 
 BIT = {BUTTONS[i]: 1 << i for i in range(len(BUTTONS))}  # a button's bit in Device.seen
 # read every pass: one name each instead of a lookup in the driver set too
@@ -554,11 +557,15 @@ class Device:
             where = self.app.screen()
         except Exception:
             where = "?"
+        out_of_memory = isinstance(exc, MemoryError)
+        if out_of_memory:
+            self.let_go(True)  # first: writing the log and the new app need the room
         if self.crashes <= LOGGED_CRASHES:
             self.log.write("crash %d at %d ms on screen %s:" % (self.crashes, self.now, where),
                            exc)
         event = {"event": "crash", "error": ("%s: %s" % (type(exc).__name__, exc))[:100]}
-        self.let_go(isinstance(exc, MemoryError))
+        if not out_of_memory:
+            self.let_go(False)
         self.app = self.new_app()
         self.seen = 0
         if self.crash_streak == CRASH_LIMIT and where not in ("?", "menu"):
