@@ -63,7 +63,7 @@ REFRESH_QUIET_MS = 150  # frames went out in part: the whole frame again after t
 # is free. On a stock Pico the menu leaves about 150 KB after a boot, so below this
 # every opening after the first starts afresh: slower (about a second), never out of
 # memory.
-ROOM_BYTES = 192 * 1024
+ROOM_BYTES = 160 * 1024
 
 BIT = {BUTTONS[i]: 1 << i for i in range(len(BUTTONS))}  # a button's bit in Device.seen
 # read every pass: one name each instead of a lookup in the driver set too
