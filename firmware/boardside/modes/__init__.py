@@ -37,8 +37,11 @@ _loads = [0]
 
 
 def loads():
-    """How many times a mode's code was imported since the start."""
-    return _loads[0]
+    """How many times a mode was loaded (its class asked for) since the start."""
+    return _asked[0]
+
+
+_asked = [0]
 
 
 def load(name):
@@ -46,6 +49,7 @@ def load(name):
     r = entry(name)
     if r is None:
         raise KeyError(name)
+    _asked[0] += 1
     if r[1] not in sys.modules:
         _loads[0] += 1
         _before[name] = (_loads[0], set(sys.modules))
