@@ -236,6 +236,8 @@ class Device:
         if (start_afresh is None or not hasattr(gc, "mem_free") or registry.loads() == 0
                 or getattr(boardside, "source", "").startswith("image")):
             return  # (nothing loaded since the start: starting afresh would not help)
+        if gc.mem_free() >= ROOM_BYTES:
+            return  # room enough without a collection (a pause while the LEDs change)
         gc.collect()
         if gc.mem_free() >= ROOM_BYTES:
             return
