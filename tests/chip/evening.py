@@ -109,12 +109,26 @@ class Evening:
         chip = self.chip
         self.mode = name
         r = self.rec()
+        console = len(chip.console)
         chip.press("a")
         pressed = chip.now_ms
         chip.advance(TAP_MS)
         chip.release("a")
+
+        def started_afresh():
+            found = [e for e in chip.events if e["event"] in ("restart", "boot")
+                     and e["t_ms"] >= pressed]
+            if not found and any("soft reboot" in line for line in chip.console[console:]):
+                found = [{"event": "restart", "why": "(the event was lost in the reset)",
+                          "t_ms": pressed}]
+            return found
+
+        # the mode's first frame, or (code from .mpy files, too little heap left) a
+        # fresh start into it
+        chip.run_until(lambda: started_afresh() or self.frame_after(pressed) is not None,
+                       5000, 5)
         chip.advance(GAP_MS + SETTLE_MS + 400)
-        restarted = [e for e in chip.events if e["event"] == "restart" and e["t_ms"] >= pressed]
+        restarted = started_afresh()
         if restarted:
             # from .mpy files, too little heap left: the device saved and started afresh
             # into the mode (Device.make_room); the mode shows once it has booted

@@ -248,6 +248,7 @@ class Device:
         self.persist.flush(app, self.clock())
         self.send(protocol.event_line({"event": "restart", "why": "room for " + name,
                                        "free": gc.mem_free()}))
+        drivers.sleep_ms(50)  # the event out over USB before the reset stops it
         start_afresh()
 
     def seal_now(self):
