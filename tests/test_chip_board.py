@@ -56,10 +56,10 @@ def boot_ms(chip):
     return next(e["t_ms"] for e in chip.events if e["event"] == "boot")
 
 
-def play_evenings(chip, key, extra):
+def play_evenings(chip, key, extra, evenings=EVENINGS):
     night = evening.Evening(chip, log=lambda s: print(s, flush=True))
     wall = time.monotonic()
-    for k in range(EVENINGS):
+    for k in range(evenings):
         print("%s: evening %d" % (key, k + 1), flush=True)
         night.play()
     figures = {name: evening.summary(rec) for name, rec in night.modes.items()}
@@ -209,23 +209,35 @@ def test_stock_image_with_deploy_boots_the_same(deployed):
         chip.close()
 
 
-# The goal (docs/firmware.md): on a stock MicroPython the deployed .mpy firmware plays
-# the same evening, more slowly. Today the first evening plays through (every opening
-# after the first starts afresh, Device.make_room) and the second still loses its way
-# after PAC-MAN: the heap of a stock Pico is in pieces by then. Kept as the goal,
-# reported, not hidden: it runs, writes its figures, and shows as XFAIL until it passes.
-@pytest.mark.xfail(reason="stock MicroPython: the second evening does not yet play "
-                          "through (heap in pieces after PAC-MAN)", strict=False)
-def test_stock_image_with_deploy_evening(deployed):
+def stock_evenings(deployed, evenings):
     flash, figures = deployed
     chip = rig.ChipBoard("RPI_PICO", flash=flash)
     try:
         chip.boot()
         chip.advance(300)
         figures = dict(figures, boot_ms=round(boot_ms(chip), 1))
-        night, out = play_evenings(chip, "RPI_PICO+deploy", figures)
+        night, out = play_evenings(chip, "RPI_PICO+deploy-%d" % evenings, figures, evenings)
     finally:
         chip.close()
+    return out
+
+
+def test_stock_image_with_deploy_plays_an_evening(deployed):
+    """Every mode and the settings screen on a stock MicroPython with the .mpy files
+    deployed: every opening after the first starts afresh (Device.make_room), never a
+    MemoryError."""
+    out = stock_evenings(deployed, 1)
+    assert out["bad"] == [], out["bad"]
+    assert out["restarts"] >= 1  # the fresh starts happened, and the evening went on
+
+
+# The goal (docs/firmware.md): the same evening twice. Today the second still loses its
+# way after PAC-MAN (a stock Pico's heap in pieces by then). Kept as the goal and
+# reported, not hidden: it runs, writes its figures, and shows as XFAIL until it passes.
+@pytest.mark.xfail(reason="stock MicroPython: the second evening does not yet play "
+                          "through (heap in pieces after PAC-MAN)", strict=False)
+def test_stock_image_with_deploy_plays_two_evenings(deployed):
+    out = stock_evenings(deployed, 2)
     assert out["bad"] == [], out["bad"]
 
 
