@@ -86,6 +86,7 @@ class EntropyRandom:
 
 class Device:
     def __init__(self, hw):
+        self.loads_at_start = registry.loads()  # modes loaded before this device began
         self.hw = hw
         pull_up = hw.buttons_active_low
         self.pins = [drivers.input_pin(hw.buttons[b], pull_up) for b in BUTTONS]
@@ -233,7 +234,8 @@ class Device:
         soft reset (about a second), and the restore opens it on a clean heap. Frozen
         code (the boardside image) runs from flash and never needs this."""
         start_afresh = getattr(drivers, "start_afresh", None)
-        if (start_afresh is None or not hasattr(gc, "mem_free") or registry.loads() == 0
+        if (start_afresh is None or not hasattr(gc, "mem_free")
+                or registry.loads() == self.loads_at_start
                 or getattr(boardside, "source", "").startswith("image")):
             return  # (nothing loaded since the start: starting afresh would not help)
         if gc.mem_free() >= ROOM_BYTES:
