@@ -288,6 +288,24 @@ def _cut(c, o, x, y):
     return ((r & (r >> 1)) | (s & (s >> 1))) >> x & 1
 
 
+
+def block_anchors(avh, avv, i):
+    """Take out of the free anchors (rows of bits, horizontal and vertical) those that
+    fence i overlaps or crosses."""
+    a = i & 63
+    x = a & 7
+    y = a >> 3
+    if i < 64:
+        avh[y] &= ~((7 << x) >> 1)
+        avv[y] &= ~(1 << x)
+    else:
+        avv[y] &= ~(1 << x)
+        if y > 0:
+            avv[y - 1] &= ~(1 << x)
+        if y < 7:
+            avv[y + 1] &= ~(1 << x)
+        avh[y] &= ~(1 << x)
+
 class IllegalMove(ModeError):
     """A move the rules refuse. ``code`` says which rule, for an icon per reason:
     syntax, off_board, game_over, no_fences, overlap, cross, blocks_path, blocked,
@@ -1023,17 +1041,7 @@ class Quoridor:
         self._left[p] -= 1
         # the anchors the new fence overlaps or crosses (what _available() would
         # find again for every fence placed)
-        if o == 0:
-            self._avh[y] &= ~((7 << x) >> 1)
-            self._avv[y] &= ~(1 << x)
-        else:
-            avv = self._avv
-            avv[y] &= ~(1 << x)
-            if y > 0:
-                avv[y - 1] &= ~(1 << x)
-            if y < 7:
-                avv[y + 1] &= ~(1 << x)
-            self._avh[y] &= ~(1 << x)
+        block_anchors(self._avh, self._avv, i)
         self.turn = (p + 1) % self.players
 
     def _add_wall(self, i):
@@ -1112,19 +1120,7 @@ class Quoridor:
             avh[y] = 0xFF
             avv[y] = 0xFF
         for i in self._placed:
-            a = i & 63
-            x = a & 7
-            y = a >> 3
-            if i < 64:
-                avh[y] &= ~((7 << x) >> 1)
-                avv[y] &= ~(1 << x)
-            else:
-                avv[y] &= ~(1 << x)
-                if y > 0:
-                    avv[y - 1] &= ~(1 << x)
-                if y < 7:
-                    avv[y + 1] &= ~(1 << x)
-                avh[y] &= ~(1 << x)
+            block_anchors(avh, avv, i)
 
     def _legal_fences(self, out):
         if self._left[self.turn] == 0:

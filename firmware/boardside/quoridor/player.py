@@ -28,7 +28,7 @@ move, so a device steps it from its main loop and keeps its frame rate.
 from boardside import dice
 
 from . import tables
-from .engine import _bfs, _trace
+from .engine import _bfs, _trace, block_anchors
 from .notation import FENCES, SQUARES
 
 LEVELS = (1, 2, 3)
@@ -125,19 +125,7 @@ def _free_after(avh, avv, i):
     """The free anchors once fence i is placed (new lists), as the engine keeps them."""
     avh = list(avh)
     avv = list(avv)
-    a = i & 63
-    x = a & 7
-    y = a >> 3
-    if i < 64:
-        avh[y] &= ~((7 << x) >> 1)
-        avv[y] &= ~(1 << x)
-    else:
-        avv[y] &= ~(1 << x)
-        if y > 0:
-            avv[y - 1] &= ~(1 << x)
-        if y < 7:
-            avv[y + 1] &= ~(1 << x)
-        avh[y] &= ~(1 << x)
+    block_anchors(avh, avv, i)
     return avh, avv
 
 
