@@ -144,7 +144,7 @@ class ChipBoard:
         self._serial = bytearray()   # bytes from the board not yet read
         self._line = bytearray()     # a line being split for events
         self.on_output = None        # callback(bytes): the pty bridge
-        self.raw_lines = True        # split serial output into events/console lines
+        self.replies = []            # protocol replies not yet taken by request()
         self._call(req)
 
     # -- the runner --------------------------------------------------------------------
@@ -184,8 +184,7 @@ class ChipBoard:
             self._serial += data
             if self.on_output is not None:
                 self.on_output(data)
-            if self.raw_lines:
-                self._split(data)
+            self._split(data)
 
     def _split(self, data):
         self._line += data
@@ -201,6 +200,8 @@ class ChipBoard:
             if isinstance(msg, dict) and "event" in msg:
                 msg["t_ms"] = self.now_ms
                 self.events.append(msg)
+            elif isinstance(msg, dict) and "ok" in msg:
+                self.replies.append(msg)
 
     def advance(self, ms):
         """Run the chip for ``ms`` of emulated time."""
@@ -270,36 +271,16 @@ class ChipBoard:
         if isinstance(line, str):
             line = line.encode()
         start = len(self.console)
-        self.raw_lines = False
-        pending = bytearray(self._line)
-        self._line = bytearray()
+        del self.replies[:]
         self.write_serial(line + b"\n")
         end = self.now_ms + timeout_ms
-        try:
-            while True:
-                self.advance(1)
-                pending += self.read_serial(raw=True)
-                while b"\n" in pending:
-                    raw, _, rest = pending.partition(b"\n")
-                    pending = bytearray(rest)
-                    text = raw.decode("utf-8", "replace").strip("\r")
-                    try:
-                        msg = json.loads(text)
-                    except ValueError:
-                        self.console.append(text)
-                        continue
-                    if isinstance(msg, dict) and "event" in msg:
-                        msg["t_ms"] = self.now_ms
-                        self.events.append(msg)
-                        continue
-                    if isinstance(msg, dict) and "ok" in msg:
-                        self._line = pending
-                        return msg
-                if self.now_ms >= end:
-                    raise TimeoutError("no reply to %r; console: %r" % (
-                        line[:80], self.console[start:][-5:]))
-        finally:
-            self.raw_lines = True
+        while not self.replies:
+            if self.now_ms >= end:
+                raise TimeoutError("no reply to %r; console: %r" % (
+                    line[:80], self.console[start:][-5:]))
+            self.advance(1)
+        self.read_serial()  # what the request's wait printed is in events and console
+        return self.replies.pop(0)
 
     def idle(self, ms=2000):
         """Run ``ms`` with nothing pressed or sent; the core's load meanwhile: ``busy``
