@@ -16,7 +16,6 @@ APP_MODULES = ("boardside.app", "boardside.protocol", "boardside.settings_screen
 KNOWN_KNOTS = {
     frozenset(("boardside.cubequest.game", "boardside.cubequest.saved")),
     frozenset(("boardside.modes.pacman", "boardside.modes.pacman_editor")),
-    frozenset(("boardside.device", "boardside.device.on_browser")),
 }
 
 

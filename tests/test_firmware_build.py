@@ -398,7 +398,8 @@ def test_compiles_with_mpy_cross(path, tmp_path):
 RUNTIMES_OF = runtimes_of_files()
 # The driver set of a web page, on the MicroPython WebAssembly port (docs/browser.md):
 # its imports are that port's (js), not the board's; the browser test runs it there.
-BROWSER_ONLY = {FIRMWARE / "boardside" / "device" / "on_browser.py"}
+BROWSER_ONLY = {FIRMWARE / "boardside" / "device" / "on_browser.py",
+                FIRMWARE / "boardside" / "device" / "web_page.py"}
 MP_FILES = [p for p in FIRMWARE_FILES
             if "micropython" in RUNTIMES_OF[p] and p not in BROWSER_ONLY]
 CP_FILES = [p for p in FIRMWARE_FILES if "circuitpython" in RUNTIMES_OF[p]]

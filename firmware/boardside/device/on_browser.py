@@ -1,6 +1,7 @@
 """The device shell's drivers in a web page: the MicroPython WebAssembly port, with the
 page (web/page.js) as the hardware. Same names as ``on_micropython``; the device
-package picks this set where there is no ``machine`` module at all.
+package picks this set where there is no ``machine`` module at all. What the page
+itself calls (boot, one pass, the flash) is ``web_page``.
 
 The page has no pins, no LED chain and no USB port; it has this module's small
 stand-ins, which the page reaches through the WebAssembly port's proxies:
@@ -16,14 +17,13 @@ stand-ins, which the page reaches through the WebAssembly port's proxies:
 - the flash is the VM's in-memory files under /flash, which the page keeps in the
   browser's storage (``flash_files``, ``load_flash``).
 
-A browser cannot sleep inside Python: the page calls ``tick()`` (one main-loop
-pass) from its own timer instead of Device.run(), and on every input event.
-``virtual_clock(True)`` puts time in the page's hands (``advance``), as the
-simulator's virtual clock does, so a test sees the same frames the simulator shows.
+A browser cannot sleep inside Python: the page calls ``web_page.tick()`` (one
+main-loop pass) from its own timer instead of Device.run(), and on every input
+event. ``virtual_clock(True)`` puts time in the page's hands (``web_page.advance``),
+as the simulator's virtual clock does, so a test sees the same frames the simulator
+shows.
 """
 
-import binascii
-import json
 import os
 import sys
 import time
@@ -36,22 +36,22 @@ FLASH = "/flash"
 _ticks = time.ticks_ms
 ticks_diff = time.ticks_diff
 print_exception = sys.print_exception
-_clock = [None]  # the virtual clock's time in ms; None: the browser's own clock
+virtual_time = [None]  # the virtual clock's time in ms; None: the browser's own clock
 
 
 def ticks_ms():
-    t = _clock[0]
+    t = virtual_time[0]
     return _ticks() if t is None else t
 
 
 def sleep_ms(ms):
-    if _clock[0] is not None:
-        _clock[0] += ms
+    if virtual_time[0] is not None:
+        virtual_time[0] += ms
 
 
 def virtual_clock(on):
     """Time in the page's hands (advance) instead of the browser's clock."""
-    _clock[0] = 0 if on else None
+    virtual_time[0] = 0 if on else None
 
 
 class Pin:
@@ -66,13 +66,13 @@ class Pin:
         return self.level
 
 
-_pins = {}
+pins = {}
 
 
 def input_pin(gpio, pull_up=True):
-    pin = _pins.get(gpio)
+    pin = pins.get(gpio)
     if pin is None:
-        pin = _pins[gpio] = Pin(gpio, pull_up)
+        pin = pins[gpio] = Pin(gpio, pull_up)
     return pin
 
 
@@ -83,7 +83,7 @@ def watch_edges(pin, handler):
 
 def press(gpio, level):
     """The page moved a contact: ``level`` is what the pin now reads (0 or 1)."""
-    pin = _pins.get(gpio)
+    pin = pins.get(gpio)
     if pin is None or pin.level == level:
         return
     pin.level = level
@@ -111,12 +111,12 @@ class Strip:
         return False
 
 
-_strip = [None]
+strip = [None]
 
 
 def open_strip(gpio, n, order):
-    _strip[0] = Strip(n)
-    return _strip[0]
+    strip[0] = Strip(n)
+    return strip[0]
 
 
 class Pwm:
@@ -209,89 +209,3 @@ def _urandom(n):
 
 if not hasattr(os, "urandom"):
     os.urandom = _urandom
-
-
-# -- what the page calls -----------------------------------------------------------------
-_device = [None]
-
-
-def load_flash(files):
-    """Put the files the page kept (JSON: {name: hex}) into the VM's flash folder."""
-    try:
-        os.mkdir(FLASH)
-    except OSError:
-        pass
-    for name in os.listdir(FLASH):
-        os.remove(FLASH + "/" + name)
-    for name, data in json.loads(files).items():
-        if "/" in name:
-            continue
-        with open(FLASH + "/" + name, "wb") as f:
-            f.write(binascii.unhexlify(data))
-    os.chdir(FLASH)
-
-
-def flash_files():
-    """The flash folder as JSON {name: hex}, for the page to keep."""
-    files = {}
-    for name in os.listdir(FLASH):
-        try:
-            with open(FLASH + "/" + name, "rb") as f:
-                files[name] = binascii.hexlify(f.read()).decode()
-        except OSError:
-            pass  # a folder set aside: not kept
-    return json.dumps(files)
-
-
-def boot(hw_text):
-    """Power on with the hardware description ``hw_text``: what Device.run() does
-    before its loop. Returns the page's JSON: the grid and which pin is which."""
-    from boardside import gridmap, hardware, output
-    from boardside.device import Device
-    hw = hardware.load(hw_text)
-    device = Device(hw)
-    if hw.tilt_pin is not None:
-        _pins[hw.tilt_pin].level = 0  # the tilt switch's ball rests on its contacts
-    device.start()
-    _device[0] = device
-    return json.dumps({
-        "width": hw.width, "height": hw.height, "leds": hw.led_count,
-        "order": hw.color_order, "index": list(gridmap.build(hw)),
-        "buttons": hw.buttons, "active_low": hw.buttons_active_low,
-        "tilt": hw.tilt_pin, "buzzer": hw.buzzer_pin,
-        "white": output.gamma_table(hw.brightness)[255],
-    })
-
-
-def tick():
-    """One main-loop pass (Device.run's loop body without the sleep); returns the
-    number of frames written so far."""
-    device = _device[0]
-    device.turn()
-    return _strip[0].frames
-
-
-def advance(ms):
-    """The virtual clock: ``ms`` milliseconds of passes, one a millisecond."""
-    device = _device[0]
-    for _ in range(ms):
-        device.turn()
-        _clock[0] += 1
-    return _strip[0].frames
-
-
-def leds():
-    """The LED bytes of the last frame, in chain order and the chain's colour order."""
-    return binascii.hexlify(_strip[0].buf).decode()
-
-
-def saves():
-    """How often the flash has been written: the page keeps it when this moves."""
-    p = _device[0].persist
-    return p.writes + p.failures
-
-
-def stop():
-    """The page is closing: the last save goes to flash (a power cut skips this)."""
-    device = _device[0]
-    device.persist.flush(device.app, device.clock())

@@ -396,7 +396,7 @@ async function main() {
     mp.FS.writeFile("/lib/" + rel, text);
   }
   mp.runPython("import sys\nsys.path.insert(0, '/lib')");
-  ob = mp.pyimport("boardside.device.on_browser");
+  ob = mp.pyimport("boardside.device.web_page");
   flashCipherKey = await storageKey();
   let problem = "";
   try {
