@@ -2,9 +2,12 @@
 
 The frozen image (BOARDSIDE_PICO) boots on the emulated chip; the same presses go
 to the chip's pins and to the simulator, and the LED bytes decoded from the chip's
-data pin must be the simulator's. Only presses that draw nothing are compared (the
-chip's random draws are its own). Every mode opens, the settings screen too, and
-no exception, crash or MemoryError shows on the serial port. The long run (an
+data pin must be the simulator's, rolls included: the simulator's entropy is the
+chip's, every value os.urandom() returned on the chip (read from its RAM by the
+rig) replayed in order. Every mode opens, the settings screen too, and no
+exception, crash or MemoryError shows on the serial port. A MemoryError forced on
+the chip (one allocation made to fail, as a full heap fails it) restores the game
+from its last save. The long run (an
 evening of play, power cuts, the stock image with a deploy, the figures) is
 tests/test_chip_board.py (``make test-board``). See docs/chip.md.
 
@@ -21,12 +24,17 @@ from boardside_host.sim import SimBoard
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "chip"))
 import rig  # noqa: E402  (tests/chip, not a package)
+from evening import ChipEntropy  # noqa: E402
 
 MODES = ["dice", "quoridor", "pacman", "qbert", "cubequest", "qubo"]
-# presses in each mode that draw nothing at random (the next die, the players, ...)
-PRESSES = {"dice": ["right", "up", "left"], "quoridor": ["right", "left"],
-           "pacman": ["left", "right"], "qbert": [], "cubequest": ["down", "right", "up"],
-           "qubo": ["down", "right"]}
+ROLL_MS = 1200  # a die's tumble, then its result
+# presses in each mode, (button, ms to settle): rolls and draws among them
+PRESSES = {"dice": [("right", 0), ("a", ROLL_MS), ("up", 0), ("a", ROLL_MS), ("left", 0)],
+           "quoridor": [("right", 0), ("left", 0)],
+           "pacman": [("left", 0), ("right", 0)],
+           "qbert": [("a", ROLL_MS), ("a", ROLL_MS)],  # the roll-off
+           "cubequest": [("down", 0), ("right", 0), ("up", 0)],
+           "qubo": [("down", 0), ("right", 0)]}
 SETTLE_MS = 400  # after a press: the frame is out, the screen still
 
 
@@ -51,10 +59,10 @@ class Pair:
         self.chip.advance(ms)
         self.sim.advance(ms)
 
-    def tap(self, button, compare=True):
+    def tap(self, button, compare=True, settle_ms=0):
         self.chip.tap(button)
         self.sim.tap(button)
-        self.settle()
+        self.settle(max(settle_ms, SETTLE_MS))
         if compare:
             self.compare(button)
 
@@ -77,7 +85,8 @@ def bad_output(chip):
 def pair():
     need_chip()
     chip = rig.ChipBoard("BOARDSIDE_PICO")
-    sim = SimBoard(seed=1, entropy_seed=1)
+    sim = SimBoard(seed=1)
+    sim.entropy = ChipEntropy(chip)
     try:
         chip.boot()
         sim.boot()
@@ -119,12 +128,20 @@ def test_every_mode_opens(pair):
         assert len(chip.frames) > opened, "%s drew no frame" % mode
         state = chip.request({"cmd": "state"})
         assert state["screen"] == mode, state
-        for button in PRESSES[mode]:
-            pair.tap(button)
+        for button, settle_ms in PRESSES[mode]:
+            pair.tap(button, settle_ms=settle_ms)
+            mine, theirs = chip.request({"cmd": "state"}), pair.sim.request({"cmd": "state"})
+            assert mine == theirs, "%s %s: chip %s, simulator %s" % (mode, button, mine, theirs)
         pair.tap("menu")  # back to the menu, still on this mode
         pair.tap("right")
     assert pair.mismatches == [], "frames unlike the simulator's after: %s" % pair.mismatches
     assert bad_output(chip) == []
+    drawn = sum(len(v) for v in chip.entropy)
+    assert pair.sim.entropy.taken == drawn, "the simulator drew %d of the chip's %d bytes" % (
+        pair.sim.entropy.taken, drawn)
+    # the boot's two (the sealing key, random's seed), then one or more a roll
+    rolls = sum(1 for presses in PRESSES.values() for _, ms in presses if ms == ROLL_MS)
+    assert len(chip.entropy) >= 2 + rolls, "rolls drew nothing: %s" % chip.entropy
     free = chip.heap()
     assert free["free"] > 60 * 1024, free
 
@@ -171,3 +188,50 @@ def test_heap_and_gc_read_from_the_chip_agree_with_micropython():
     finally:
         chip.close()
 
+
+
+def test_a_memory_error_on_the_chip_restores_the_last_save():
+    """README: a crash, MemoryError included, restores the game from its last save.
+    On the chip, the k-th allocation after a press is made to fail as a full heap
+    fails it (m_malloc -> m_malloc_fail, raising MemoryError wherever Python asked):
+    each lands somewhere else in the press's way from the pin to the LEDs."""
+    need_chip()
+    chip = rig.ChipBoard("BOARDSIDE_PICO")
+    try:
+        chip.boot()
+        chip.advance(SETTLE_MS)
+        chip.tap("a")  # Dice
+        chip.advance(SETTLE_MS)
+        chip.tap("a")  # a roll: something to keep
+        chip.advance(ROLL_MS)
+        saved = chip.request({"cmd": "state"})
+        assert saved["screen"] == "dice" and saved["state"]["rolls"] == 1, saved
+        for k in (1, 3, 8, 21, 55, 144):
+            events, failed = len(chip.events), len(chip.failed_allocs)
+            chip.fail_alloc(k)
+            chip.tap("right")  # the next die (d6 -> d8), in RAM only until it is saved
+            chip.advance(600)
+            crashes = [e for e in chip.events[events:] if e["event"] == "crash"]
+            assert len(chip.failed_allocs) == failed + 1, "allocation %d never came" % k
+            assert len(crashes) == 1, (k, chip.events[events:])
+            assert crashes[0]["error"].startswith("MemoryError"), crashes
+            assert crashes[0]["restored"] is True, crashes
+            assert chip.request({"cmd": "state"}) == saved, k
+        # a request whose handling runs out of memory is still answered, once
+        for k in (1, 3, 6, 10, 15):
+            failed = len(chip.failed_allocs)
+            chip.fail_alloc(k)
+            reply = chip.request({"cmd": "state"})
+            assert reply == saved or (reply["ok"] is False and "MemoryError" in reply["error"]), (
+                k, reply)
+            chip.fail_alloc(0)
+            chip.advance(SETTLE_MS)
+            assert chip.replies == [], "a second reply: %s" % chip.replies
+            assert len(chip.failed_allocs) == failed + 1, "allocation %d never came" % k
+            assert chip.request({"cmd": "state"}) == saved
+        assert not any(e["event"] == "boot" for e in chip.events[1:]), "the chip restarted"
+        chip.tap("right")  # and the evening goes on
+        chip.advance(SETTLE_MS)
+        assert chip.request({"cmd": "state"})["state"]["die"] == "d8"
+    finally:
+        chip.close()

@@ -1,9 +1,12 @@
 """The long chip layer (``make test-board``): the built images on an emulated RP2040.
 
 - The frozen image (BOARDSIDE_PICO): boot, an evening playing every mode and the
-  settings screen twice, with the figures (tests/chip/evening.py); a power cut right
-  after a secret Dice roll (once its save is on flash) restores it still hidden; a
-  new UF2 installed over the old keeps the saved game.
+  settings screen twice, with the figures (tests/chip/evening.py), the simulator
+  shadowing it with the chip's draws: frames and state replies equal; a power cut
+  right after a secret Dice roll (once its save is on flash) restores it still
+  hidden; a new UF2 installed over the old keeps the saved game.
+- MemoryError forced on the chip while a roll is drawn, shown and saved: the last
+  save comes back every time, and the flash still boots to it after a power cut.
 - Stock MicroPython (RPI_PICO): ``boardside deploy`` through the chip's USB serial
   on a pty, then a power cut, a boot from the deployed files, the simulator's menu,
   and the same evening.
@@ -56,8 +59,8 @@ def boot_ms(chip):
     return next(e["t_ms"] for e in chip.events if e["event"] == "boot")
 
 
-def play_evenings(chip, key, extra, evenings=EVENINGS):
-    night = evening.Evening(chip, log=lambda s: print(s, flush=True))
+def play_evenings(chip, key, extra, evenings=EVENINGS, sim=None):
+    night = evening.Evening(chip, log=lambda s: print(s, flush=True), sim=sim)
     wall = time.monotonic()
     for k in range(evenings):
         print("%s: evening %d" % (key, k + 1), flush=True)
@@ -71,6 +74,9 @@ def play_evenings(chip, key, extra, evenings=EVENINGS):
                 "emulated_ms": round(chip.now_ms), "evenings_wall_s": round(
                     time.monotonic() - wall, 1), "flash": chip.flash_ops,
                 "notes": chip.notes, "restarts": len(night.restarts),
+                "unlike_simulator": night.mismatches,
+                "blink_turned_between": len(night.phase_shifts),
+                "entropy_bytes": sum(len(v) for v in chip.entropy),
                 "bad": night.bad + [line for line in chip.console if "Error" in line]
                 + [note for note in chip.notes if "watchdog" in note[1]]})
     write_figures(key, out)
@@ -94,12 +100,18 @@ def menu_panel():
 def test_frozen_image_evening_power_cut_and_upgrade():
     need_chip("BOARDSIDE_PICO")
     chip = rig.ChipBoard("BOARDSIDE_PICO")
+    sim = SimBoard(seed=1)
     try:
         chip.boot()
+        sim.entropy = evening.ChipEntropy(chip)
+        sim.boot()
         chip.advance(300)
         booted = boot_ms(chip)
         assert chip.frames[-1].panel == menu_panel()
-        night, out = play_evenings(chip, "BOARDSIDE_PICO", {"boot_ms": round(booted, 1)})
+        night, out = play_evenings(chip, "BOARDSIDE_PICO", {"boot_ms": round(booted, 1)},
+                                   sim=sim)
+        compared = sum(len(r["latency_ms"]) for r in night.modes.values())
+        drawn_by_sim = sim.entropy.taken
 
         # a power cut right after a secret Dice roll: it comes back hidden
         s = night.open("dice")
@@ -119,6 +131,7 @@ def test_frozen_image_evening_power_cut_and_upgrade():
         flash = chip.power_cut()
     finally:
         chip.close()
+        sim.close()
 
     chip = rig.ChipBoard("BOARDSIDE_PICO", flash=flash)
     try:
@@ -144,6 +157,9 @@ def test_frozen_image_evening_power_cut_and_upgrade():
     print("power cut %.1f ms after the secret roll's press" % cut_after_ms)
 
     assert out["bad"] == [], out["bad"]
+    # the simulator played the same evening with the chip's draws
+    assert out["unlike_simulator"] == [], out["unlike_simulator"]
+    assert compared > 60 and drawn_by_sim > 40, (compared, drawn_by_sim)
     assert restore and restore[0]["restored"], restore
     assert after["screen"] == "dice", after
     state = after["state"]
@@ -153,6 +169,60 @@ def test_frozen_image_evening_power_cut_and_upgrade():
     assert upgraded_restore and upgraded_restore[0]["restored"], upgraded_restore
     assert upgraded["state"] == state
     assert revealed["ok"] and len(revealed["results"]) == state["count"], revealed
+
+
+def test_memory_error_while_a_roll_is_saved_keeps_the_last_save():
+    """A MemoryError anywhere in a roll's way (the draw, its save, the frame, the
+    events): the device restores its last save, shows no roll that is not on
+    flash, and the flash boots to the same game after a power cut."""
+    need_chip("BOARDSIDE_PICO")
+    chip = rig.ChipBoard("BOARDSIDE_PICO")
+    seen = []
+    try:
+        chip.boot()
+        chip.advance(300)
+        chip.tap("a")  # Dice
+        chip.advance(400)
+        chip.tap("a")  # a first roll: a save to come back to
+        chip.advance(1500)
+        for k in (1, 16, 64, 128, 160, 180, 200, 215, 230, 300):
+            before = chip.request({"cmd": "state"})["state"]
+            events, failed = len(chip.events), len(chip.failed_allocs)
+            chip.fail_alloc(k)
+            chip.tap("a")  # a roll (d6)
+            chip.advance(1500)
+            chip.fail_alloc(0)  # disarmed: the roll went by without allocation k
+            crashes = [e for e in chip.events[events:] if e["event"] == "crash"]
+            reply = chip.request({"cmd": "state"})
+            assert reply["screen"] == "dice", (k, reply, chip.events[events:])
+            after = reply["state"]
+            hit = len(chip.failed_allocs) > failed
+            seen.append((k, hit, len(crashes), before["rolls"], after["rolls"]))
+            if not hit:
+                assert crashes == [] and after["rolls"] == before["rolls"] + 1
+                continue
+            assert len(crashes) == 1, (k, chip.events[events:])
+            assert crashes[0]["error"].startswith("MemoryError") and crashes[0]["restored"]
+            # the roll is kept only if its save was on flash; shown only then
+            assert after["rolls"] in (before["rolls"], before["rolls"] + 1), (before, after)
+            if after["rolls"] == before["rolls"]:
+                assert after == before, (before, after)
+        kept = chip.request({"cmd": "state"})
+        flash = chip.power_cut()
+    finally:
+        chip.close()
+    print("MemoryError on the k-th allocation of a roll (k, hit, crashes, rolls before, "
+          "after):", seen)
+    assert sum(1 for s in seen if s[1]) >= 6, seen
+    chip = rig.ChipBoard("BOARDSIDE_PICO", flash=flash)
+    try:
+        chip.boot()
+        chip.advance(500)
+        restore = [e for e in chip.events if e["event"] == "restore"]
+        assert restore and restore[0]["restored"], restore
+        assert chip.request({"cmd": "state"}) == kept
+    finally:
+        chip.close()
 
 
 @pytest.fixture(scope="module")

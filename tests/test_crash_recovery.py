@@ -375,3 +375,28 @@ def test_a_fresh_start_into_a_mode_never_played_opens_a_new_game(board, monkeypa
     board.advance(3000)
     assert [e for e in events(board) if e["event"] == "restart"]
     assert board.app.screen() == "qubo"
+
+
+def test_a_request_that_runs_out_of_memory_is_still_answered(board, monkeypatch):
+    """On the chip, a MemoryError while the line of a request was being taken in lost
+    the request: a crash event, and no reply for the host that waited for one. The
+    request is answered, once, with the reason, after the last save is back."""
+    last = dice_with_a_pending_change(board)
+    reader = board.device.reader
+    feed = reader.feed
+
+    def out_of_memory_at_the_line_end(byte):
+        if byte == 10:
+            monkeypatch.setattr(reader, "feed", feed)
+            raise MemoryError("memory allocation failed, allocating 16 bytes")
+        return feed(byte)
+
+    monkeypatch.setattr(reader, "feed", out_of_memory_at_the_line_end)
+    reply = board.request({"cmd": "state"})
+    assert reply["ok"] is False and reply["error"].startswith("internal error: MemoryError")
+    assert [c["restored"] for c in board.events if c.get("event") == "crash"] == [True]
+    board.advance(200)
+    assert board.read_serial().count('"ok"') == 0  # no second reply
+    state = board.request({"cmd": "state"})
+    assert state["ok"], state
+    assert state["state"]["count"] == last["modes"]["dice"]["count"]

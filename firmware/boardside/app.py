@@ -47,8 +47,9 @@ VOLUME = settings_registry.find(settings_registry.DEVICE, "volume")
 
 
 class App:
-    def __init__(self, rng, width, height, settings=None, mode_names=None, defaults=None):
-        self.ctx = Context(rng, width, height, settings)
+    def __init__(self, rng, width, height, settings=None, mode_names=None, defaults=None,
+                 noise=None):
+        self.ctx = Context(rng, width, height, settings, noise)
         self.ctx.rng = Draws(rng, self.ctx)  # every draw: on flash before it shows
         self.ctx.emit = self.emit
         self.ctx.new_secret = self.new_secret

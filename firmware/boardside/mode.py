@@ -14,9 +14,10 @@ A mode calls ``ctx.new_secret()`` only for a step that hides or shows a value
 without drawing (teams entered in secret, then shown). Until the save that holds it
 has been written, the app renders nothing of the mode, holds its events and its
 input, and the protocol's ``state``, ``frame`` and ``act`` wait for the write; when
-the write fails they are refused with the reason. ``ctx.noise`` is the same source
-for what reveals nothing and decides nothing (the faces of a tumble). See
-docs/persistence.md.
+the write fails they are refused with the reason. ``ctx.noise`` is for what reveals
+nothing and decides nothing (the faces of a tumble): on the device a generator
+seeded from the entropy source, so the draws alone take the entropy source, in the
+same order however many frames a tumble gets. See docs/persistence.md.
 """
 
 from boardside.events import LONG, PRESS, RELEASE
@@ -41,9 +42,9 @@ class Context:
     ``App.change_setting`` writes it.
     """
 
-    def __init__(self, rng, width, height, settings=None):
+    def __init__(self, rng, width, height, settings=None, noise=None):
         self.rng = rng
-        self.noise = rng  # (the app makes rng a Draws of it)
+        self.noise = rng if noise is None else noise  # (the app makes rng a Draws of it)
         self.width = width
         self.height = height
         self.settings = settings if settings is not None else {}

@@ -31,6 +31,11 @@ class LineReader:
         self.n = 0
         self.overflow = False
 
+    def clear(self):
+        """Start the next line afresh (the one being ended crashed the device)."""
+        self.n = 0
+        self.overflow = False
+
     def feed(self, byte):
         """Add one byte. Returns None, a complete line (bytes), or TOO_LONG."""
         if byte == 10:  # \n ends a line; \r before it is dropped
@@ -231,3 +236,8 @@ def handle_line(app, line, now_ms):
 
 def event_line(event):
     return json.dumps(event)
+
+
+def error_line(text):
+    """A refusal that no request handler wrote (the device shell's, after a crash)."""
+    return json.dumps({"ok": False, "error": text})

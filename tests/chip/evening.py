@@ -13,6 +13,13 @@ somewhere. Figures per mode:
 - ``heap``: free bytes and the largest free block read from RAM after every press
   (the lowest while the mode ran, and in the menu after it).
 - ``gc_ms``: every gc_collect() run on the core while the mode ran.
+
+With ``sim`` (a SimBoard), the simulator shadows the chip: the same presses and
+requests at the same emulated times, and the chip's draws (every value its
+os.urandom() returned, read from RAM by the rig) replayed as the simulator's
+entropy. After every press the chip's LEDs must be a frame the simulator showed in
+the same blink period, and every ``state`` reply the simulator's; what differs is
+kept in ``mismatches``.
 """
 
 import statistics
@@ -23,6 +30,8 @@ SETTLE_MS = 300
 HOLD_MS = 900
 ROLL_MS = 700      # a die's tumble
 BYTE_US = 10       # one byte on the WS2812 wire: 8 bits of 1.25 us
+SHOWN_WINDOW_MS = 1000  # a chip frame must be one the simulator showed this recently
+BLINK_MS = 400     # the slowest blink's half period (modes' cursors and marks)
 
 MODES = ["dice", "quoridor", "pacman", "qbert", "cubequest", "qubo"]
 
@@ -31,15 +40,105 @@ def start_ms(frame):
     return frame.end_ms - frame.sent * BYTE_US / 1000
 
 
+class ChipEntropy:
+    """The chip's os.urandom() values, byte by byte in the order it drew them: the
+    simulator's entropy source (its os.urandom takes ``getrandbits(8)`` a byte)."""
+
+    def __init__(self, chip):
+        self.chip = chip
+        self.taken = 0
+
+    def getrandbits(self, k):
+        if k != 8:
+            raise ValueError("the simulator's os.urandom draws bytes")
+        drawn = self.chip.entropy
+        if self.taken >= sum(len(v) for v in drawn):
+            raise RuntimeError("the simulator drew more than the chip: %d bytes" % self.taken)
+        pos = self.taken
+        self.taken += 1
+        for v in drawn:
+            if pos < len(v):
+                return v[pos]
+            pos -= len(v)
+
+
 class Evening:
-    def __init__(self, chip, log=print):
+    def __init__(self, chip, log=print, sim=None):
         self.chip = chip
         self.log = log
+        self.sim = sim
+        self.mismatches = []  # (mode, what, chip's, simulator's)
+        self.phase_shifts = []  # (mode, what): equal once a blink had turned on both
+        if sim is not None and not isinstance(sim.entropy, ChipEntropy):
+            raise ValueError("the simulator needs the chip's draws from power-up: give it "
+                             "ChipEntropy(chip) as its entropy before it boots")
         self.modes = {}
         self.mode = None
         self.menu_index = 0   # the menu's selection, as the chip keeps it
         self.bad = []         # crash/exception reports seen
         self.restarts = []    # fresh starts into a mode (code from .mpy files only)
+
+    # -- the chip, and the simulator behind it -------------------------------------------
+    def _sync(self):
+        """The simulator on to the chip's emulated time (both count from power-up:
+        blinks keep their phase)."""
+        lag = self.chip.now_ms - self.sim.clock_ms
+        if lag >= 1:
+            self.sim.advance(int(lag))
+
+    def press(self, button):
+        self.chip.press(button)
+        if self.sim is not None:
+            self._sync()
+            self.sim.press(button)
+
+    def release(self, button):
+        self.chip.release(button)
+        if self.sim is not None:
+            self._sync()
+            self.sim.release(button)
+
+    def advance(self, ms):
+        self.chip.advance(ms)
+        if self.sim is not None:
+            self._sync()
+
+    def run_until(self, predicate, timeout_ms, step_ms):
+        self.chip.run_until(predicate, timeout_ms, step_ms)
+        if self.sim is not None:
+            self._sync()
+
+    def request(self, req):
+        reply = self.chip.request(req)
+        if self.sim is not None:
+            self._sync()
+            theirs = self.sim.request(req)
+            if reply != theirs:
+                self.mismatches.append((self.mode or "menu", req, reply, theirs))
+        return reply
+
+    def shown_by_both(self):
+        panel = self.chip.frames[-1].panel
+        since_us = (self.sim.clock_ms - SHOWN_WINDOW_MS) * 1000
+        shown = [data for _, latched_us, data, _ in self.sim.led_log
+                 if latched_us >= since_us] or [self.sim.last_leds]
+        return panel in shown
+
+    def compare_frame(self, what):
+        """The chip's LEDs now against what the simulator showed in the last blink.
+        A blink that turned between the chip's frame and the simulator's (the chip
+        renders a few ms later: its code takes time) gets one more blink period."""
+        if self.sim is None or not self.chip.frames:
+            return
+        if self.shown_by_both():
+            return
+        self.advance(BLINK_MS + 50)
+        if self.shown_by_both():
+            self.phase_shifts.append((self.mode or "menu", what))
+            return
+        sim = self.sim.last_leds
+        self.mismatches.append((self.mode or "menu", what, self.chip.frames[-1].panel.hex(),
+                                sim.hex() if sim else None))
 
     # -- figures ------------------------------------------------------------------------
     def rec(self, name=None):
@@ -66,12 +165,13 @@ class Evening:
         chip = self.chip
         gcs = len(chip.gcs)
         events = len(chip.events)
-        chip.press(button)
+        self.press(button)
         pressed = chip.now_ms
-        chip.advance(hold_ms)
-        chip.release(button)
+        self.advance(hold_ms)
+        self.release(button)
         released = chip.now_ms
-        chip.advance(GAP_MS + settle_ms)
+        self.advance(GAP_MS + settle_ms)
+        self.compare_frame(button)
         edge = released if hold_ms > TAP_MS else pressed
         f = self.frame_after(edge)
         r = self.rec()
@@ -94,7 +194,7 @@ class Evening:
         return self.step(button, HOLD_MS, settle_ms)
 
     def state(self):
-        return self.chip.request({"cmd": "state"})
+        return self.request({"cmd": "state"})
 
     # -- the menu -----------------------------------------------------------------------
     def open(self, name):
@@ -110,10 +210,10 @@ class Evening:
         self.mode = name
         r = self.rec()
         console = len(chip.console)
-        chip.press("a")
+        self.press("a")
         pressed = chip.now_ms
-        chip.advance(TAP_MS)
-        chip.release("a")
+        self.advance(TAP_MS)
+        self.release("a")
 
         def started_afresh():
             found = [e for e in chip.events if e["event"] in ("restart", "boot")
@@ -125,22 +225,23 @@ class Evening:
 
         # the mode's first frame, or (code from .mpy files, too little heap left) a
         # fresh start into it
-        chip.run_until(lambda: started_afresh() or self.frame_after(pressed) is not None,
+        self.run_until(lambda: started_afresh() or self.frame_after(pressed) is not None,
                        5000, 5)
-        chip.advance(GAP_MS + SETTLE_MS + 400)
+        self.advance(GAP_MS + SETTLE_MS + 400)
+        self.compare_frame("open")
         restarted = started_afresh()
         if restarted:
             # from .mpy files, too little heap left: the device saved and started afresh
             # into the mode (Device.make_room); the mode shows once it has booted
             self.restarts.append(restarted[0])
             try:
-                chip.run_until(lambda: any(e["event"] == "restore" and e["t_ms"] > pressed
+                self.run_until(lambda: any(e["event"] == "restore" and e["t_ms"] > pressed
                                            for e in chip.events), 10000, 5)
             except TimeoutError:
                 self.bad.append({"open": name, "restart": restarted[0],
                                  "events": chip.events[-4:], "console": chip.console[-8:]})
                 raise
-            chip.advance(SETTLE_MS + 400)
+            self.advance(SETTLE_MS + 400)
         f = self.frame_after(restarted[0]["t_ms"] + 100 if restarted else pressed)
         if f is not None:
             r["open_ms"].append(round(f.latch_ms - pressed, 3))

@@ -122,7 +122,10 @@ class ChipBoard:
         req = {"op": "init", "bootrom": bootrom_path(), "images": images,
                "watch": {"gc_collect": self.syms.get("gc_collect"),
                          "mp_hal_delay_ms": self.syms.get("mp_hal_delay_ms"),
-                         "poll_ipoll": self.syms.get("poll_ipoll")}}
+                         "poll_ipoll": self.syms.get("poll_ipoll"),
+                         "mp_os_urandom": self.syms.get("mp_os_urandom"),
+                         "m_malloc": self.syms.get("m_malloc"),
+                         "m_malloc_fail": self.syms.get("m_malloc_fail")}}
         if flash is not None:
             fd, path = tempfile.mkstemp(prefix="boardside-chip-flash-")
             with os.fdopen(fd, "wb") as f:
@@ -140,6 +143,8 @@ class ChipBoard:
         self.delay_calls = 0   # calls of mp_hal_delay_ms (time.sleep_ms)
         self.pass_calls = 0    # calls of poll_ipoll: the main loop's passes
         self.edges = []        # (t_ms, button, pressed)
+        self.entropy = []      # every value os.urandom() returned, in order (bytes)
+        self.failed_allocs = []  # (t_ms, bytes) of each allocation made to fail
         self.held = {b: False for b in BUTTON_PINS}
         self._serial = bytearray()   # bytes from the board not yet read
         self._line = bytearray()     # a line being split for events
@@ -179,6 +184,9 @@ class ChipBoard:
         self.sleep_ns = reply.get("sleep_ns", self.sleep_ns)
         self.delay_calls = reply.get("delay_calls", self.delay_calls)
         self.pass_calls = reply.get("pass_calls", self.pass_calls)
+        self.entropy.extend(bytes.fromhex(h) for h in reply.get("entropy", ()))
+        self.failed_allocs.extend((f["t_ns"] / 1e6, f["bytes"])
+                                  for f in reply.get("failed_allocs", ()))
         data = bytes.fromhex(reply.get("serial", ""))
         if data:
             self._serial += data
@@ -310,6 +318,13 @@ class ChipBoard:
         if self._heap_area is None:
             self._heap_area = heap_area(self.read, self.syms)
         return heap_from(self.read, self.syms, self._heap_area)
+
+    def fail_alloc(self, after=1):
+        """Make the ``after``-th m_malloc() call from now fail as a full heap does:
+        it goes to m_malloc_fail(), which raises MemoryError in whatever Python code
+        asked (``failed_allocs`` records when, and the size asked for); 0 disarms."""
+        self._call({"op": "fail_alloc", "after": after})
+        return self
 
     # -- flash --------------------------------------------------------------------------
     def flash(self):

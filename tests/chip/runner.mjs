@@ -75,6 +75,20 @@ let delayCalls = 0;
 let passAddr = -1; // poll_ipoll: the main loop polls the serial port once a pass
 let passCalls = 0;
 
+// os.urandom(): every value it returns, read from RAM on its return (the draws the
+// simulator replays: rig.py ChipBoard.entropy)
+let urandomAddr = -1;
+let urandomEntry = -1;
+let urandomRet = -1;
+let entropy = [];
+
+// a forced MemoryError: the n-th m_malloc() call from now goes to m_malloc_fail(), as
+// m_malloc does when the heap has no room for the request (r0 is its size either way)
+let mallocAddr = -1;
+let mallocFailAddr = -1;
+let failAfter = -1;
+let failedAllocs = [];
+
 function now() {
   return baseNs + clock.nanos;
 }
@@ -234,6 +248,8 @@ function startChip() {
   dec = { rise: -1, lastFall: -1, bits: 0, nbits: 0, bytes: [] };
   gcEntry = -1;
   gcRet = -1;
+  urandomEntry = -1;
+  urandomRet = -1;
   stallNs = 0;
   pioNext = Infinity;
   mcu.core.PC = FLASH_START; // boot2 at the start of flash, as the bootrom would
@@ -312,6 +328,18 @@ function runUntil(targetAbsNs) {
         gcs.push({ start_ns: gcStart, end_ns: now() });
         gcEntry = -1;
         gcRet = -1;
+      } else if (pc === urandomAddr && urandomEntry < 0) {
+        urandomEntry = core.SP;
+        urandomRet = core.registers[14] & ~1;
+      } else if (pc === urandomRet && core.SP >= urandomEntry) {
+        entropy.push(bytesObject(core.registers[0]));
+        urandomEntry = -1;
+        urandomRet = -1;
+      } else if (pc === mallocAddr && failAfter > 0 && --failAfter === 0) {
+        failedAllocs.push({ t_ns: now(), bytes: core.registers[0] });
+        failAfter = -1;
+        core.PC = mallocFailAddr; // raises MemoryError: never returns
+        continue;
       } else if (pc === delayAddr) {
         delayCalls++;
       } else if (pc === passAddr) {
@@ -325,6 +353,15 @@ function runUntil(targetAbsNs) {
   if (dec.lastFall >= 0 && dec.rise < 0 && now() - dec.lastFall > GAP_NS && dec.bytes.length) {
     endFrame();
   }
+}
+
+// a MicroPython bytes object (mp_obj_str_t: base, hash, len, data) as hex
+function bytesObject(addr) {
+  const len = mcu.readUint32(addr + 8);
+  const data = mcu.readUint32(addr + 12);
+  const out = new Uint8Array(len);
+  for (let i = 0; i < len; i++) out[i] = mcu.readUint8(data + i);
+  return Buffer.from(out).toString('hex');
 }
 
 function reply(obj) {
@@ -342,7 +379,11 @@ function take() {
     sleep_ns: sleepNs,
     delay_calls: delayCalls,
     pass_calls: passCalls,
+    entropy,
+    failed_allocs: failedAllocs,
   };
+  entropy = [];
+  failedAllocs = [];
   serialOut = [];
   frames = [];
   gcs = [];
@@ -384,6 +425,9 @@ const handlers = {
     gcAddr = watch.gc_collect !== undefined ? watch.gc_collect & ~1 : -1;
     delayAddr = watch.mp_hal_delay_ms !== undefined ? watch.mp_hal_delay_ms & ~1 : -1;
     passAddr = watch.poll_ipoll !== undefined ? watch.poll_ipoll & ~1 : -1;
+    urandomAddr = watch.mp_os_urandom !== undefined ? watch.mp_os_urandom & ~1 : -1;
+    mallocAddr = watch.m_malloc !== undefined ? watch.m_malloc & ~1 : -1;
+    mallocFailAddr = watch.m_malloc_fail !== undefined ? watch.m_malloc_fail & ~1 : -1;
     ledPin = req.led_pin ?? 2;
     ledBytes = req.led_bytes ?? 768;
     startChip();
@@ -429,6 +473,11 @@ const handlers = {
     return {
       sms,
       led: { fn: g.functionSelect, v: g.value, oe: g.outputEnable }, t_ns: now(), pc: mcu.core.PC, queued: rxQueue.length, pending_read: pendingRead };
+  },
+  fail_alloc(req) {
+    if (mallocAddr < 0 || mallocFailAddr < 0) throw new Error('no m_malloc/m_malloc_fail symbols');
+    failAfter = req.after;
+    return { t_ns: now() };
   },
   quit() {
     setImmediate(() => process.exit(0));

@@ -116,7 +116,7 @@ class Device:
         self.tilt = tilt.Tilt(
             None if hw.tilt_pin is None else drivers.input_pin(hw.tilt_pin, True))
         # seeded from the hardware entropy source, never a fixed seed (only
-        # animations use it: dice draw from EntropyRandom)
+        # animations use it, as ctx.noise: dice draw from EntropyRandom)
         random.seed(int.from_bytes(os.urandom(4), "little"))
         self.log = crashlog.Log(print_exception=drivers.print_exception)
         # CircuitPython: the filesystem may belong to the computer (boot.py decides)
@@ -165,6 +165,7 @@ class Device:
         self.now = 0
         self.buttons = ButtonSet(BUTTONS, PAD, self.now, hw.debounce_ms, hw.min_press_ms)
         self.reader = protocol.LineReader()
+        self.answering = False  # a request line ended and has no reply yet
         self.byte = bytearray(1)
         self.serial_poll, self.stdin = drivers.open_serial()
 
@@ -217,8 +218,10 @@ class Device:
         return True
 
     def new_app(self):
+        # draws from the entropy source; a tumble's faces from random, seeded from it
         app = App(EntropyRandom(), self.hw.width, self.hw.height,
-                  defaults={"device.brightness": int(self.hw.brightness * 100 + 0.5)})
+                  defaults={"device.brightness": int(self.hw.brightness * 100 + 0.5)},
+                  noise=random)
         app.log_reader = self.log.tail
         app.sealer = self.seal_now
         app.make_room = self.make_room
@@ -406,9 +409,12 @@ class Device:
             if not self.stdin.readinto(self.byte):
                 return
             n += 1
+            # a request's end: it gets a reply even if what follows crashes (recover)
+            self.answering = self.byte[0] == 10
             line = self.reader.feed(self.byte[0])
             if line is not None:
                 self.send(protocol.handle_line(self.app, line, now))
+                self.answering = False
                 if self.app.fault is not None:
                     return  # the request crashed the app: recover before the next line
 
@@ -592,6 +598,11 @@ class Device:
         else:
             event["restored"] = self.persist.restore_last(self.app, self.now)
         self.report(event)
+        if self.answering:  # the request that crashed was never answered: it is now
+            self.answering = False
+            self.reader.clear()
+            self.send(protocol.error_line("internal error: %s (the last save is back)"
+                                          % type(exc).__name__))
         self.notice("cross", ORANGE)
 
     def let_go(self, out_of_memory):
