@@ -237,3 +237,18 @@ def test_a_key_file_an_older_firmware_left_on_the_drive_goes_and_is_never_used(
     assert rig.app.mode().match.tube == tube  # a plain save still reads
     rig.wait(1500)
     assert rig.dev.persist.writes and not (drive / "seal.key").exists()
+
+
+def test_keys_that_cannot_be_kept_make_a_failed_save_never_a_lost_one(drive, monkeypatch):
+    """A record enciphered with a key that is not in nvm could not be read back: the
+    save fails (and is retried, and said) rather than be written."""
+    def refuse(self, index, value):
+        raise OSError(5, "EIO")
+
+    monkeypatch.setattr(microcontroller.ByteArray, "__setitem__", refuse)
+    rig = CircuitPythonRig(hardware_text())
+    rig.tap("right")
+    rig.wait(1500)
+    persist = rig.dev.persist
+    assert persist.failures and "nvm" in str(persist.error) and persist.writes == 0
+    assert not (drive / "state.sav").exists()

@@ -427,6 +427,12 @@ class Persist:
 
     error = None  # the last failed write's OSError
 
+    def failed(self, e, now_ms):
+        self.failures += 1
+        self.error = e
+        self.schedule.failed(now_ms, RETRY_MS)
+        return e
+
     def write(self, app, now_ms):
         seq = app.secret_seq  # every secret made so far is in this state
         if self.read_only is not None:
@@ -434,7 +440,14 @@ class Persist:
             app.sealed(seq)
             return None
         if self.hide is None and self.key and not self.key_stored:
-            self.hide = hiding_key(self.key)  # the first key kept: the hiding key with it
+            hide = hiding_key(self.key)  # NvmKeys: the first keys, made and kept now
+            if hide is not None:
+                # kept before the first record they encipher: one that could not be
+                # deciphered at the next boot would be a game lost (so, a failed write)
+                if not store_key(self.key, hide=hide):
+                    return self.failed(OSError(5, "the keys cannot be kept in nvm"), now_ms)
+                self.key_stored = True
+                self.hide = hide
         data = savefile.encode(app.save(), self.version, self.key or b"", self.hide)
         if data == self.last:
             self.schedule.unchanged()  # a cursor that came back: nothing new to store
@@ -445,10 +458,7 @@ class Persist:
                 self.key_stored = store_key(self.key, hide=self.hide)
             self.store.write(data)
         except OSError as e:
-            self.failures += 1
-            self.error = e
-            self.schedule.failed(now_ms, RETRY_MS)
-            return e
+            return self.failed(e, now_ms)
         self.last = data
         self.why = None
         self.writes += 1
