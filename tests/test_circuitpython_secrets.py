@@ -252,3 +252,20 @@ def test_keys_that_cannot_be_kept_make_a_failed_save_never_a_lost_one(drive, mon
     persist = rig.dev.persist
     assert persist.failures and "nvm" in str(persist.error) and persist.writes == 0
     assert not (drive / "state.sav").exists()
+
+
+def test_a_drive_the_computer_got_without_a_hand_over_drops_the_key_all_the_same(drive):
+    """No boot.py handed the drive over (an older one, or none) and the firmware runs
+    on a drive that is the computer's: the computer puts back an older copy of the
+    save, sealed with the device's own key. It must not pass as the device's."""
+    rig = CircuitPythonRig(hardware_text())
+    roll_under_the_tube(rig)
+    older = (drive / "state.sav").read_bytes()
+    rig.tap("up")  # a peg more
+    rig.wait(1500)
+    assert (drive / "state.sav").read_bytes() != older
+    dev, events = power_up(writable=False)  # the computer's drive, no hand-over
+    assert events["storage"]["writable"] is False
+    (drive / "state.sav").write_bytes(older)  # the computer turns the game back
+    _, events = power_up()
+    assert events["restore"].get("unverified") == savefile.HANDED_OVER

@@ -236,8 +236,12 @@ def allow_interrupts():
 
 
 def storage_problem():
-    """None when code may write the filesystem (boot.py remounted it), else why not."""
+    """None when code may write the filesystem (boot.py remounted it), else why not.
+    A drive that is the computer's is a hand-over however it came about (a boot.py
+    that handed nothing over, or none): the sealing key goes, as boot.py drops it,
+    or a save the computer puts back (an older copy) would pass as the device's."""
     if storage.getmount("/").readonly:
+        saves.drop_key()
         return ("the CIRCUITPY drive is the computer's (MENU held at power-up, a reload "
                 "after a copy, or no boot.py): games and the crash log are not kept; "
                 "unplug and plug in again without MENU")
