@@ -67,7 +67,7 @@ def flash_ms(nbytes, worst=False):
 
 def hidden_ms(hidden, worst=False):
     """The costs the VM cannot see in one call of a device operation, from the
-    counts suite.py took of it: gc calls and bytes saved to flash."""
+    counts bench/timing.py took of it (hidden_of): gc calls and bytes saved to flash."""
     if not hidden:
         return 0.0
     return (hidden.get("mem_alloc", 0) * MEM_ALLOC_MS + hidden.get("collect", 0) * COLLECT_MS

@@ -214,7 +214,7 @@ class Pause:
 
 
 def _clock():
-    """Microseconds, finer than the VM's ticks_us (see suite.py)."""
+    """Microseconds, finer than the VM's ticks_us (see timing.py)."""
     import js
 
     now = js.performance.now

@@ -10,8 +10,8 @@ nothing.
 
 Prints one table and writes it as JSON (default out/bench.json). Exits 1 naming
 every budget missed, 2 when the MicroPython VM cannot run. How each figure is
-measured: docs/performance.md; the operations: bench/suite.py; heap and garbage
-collection: bench/heap.py.
+measured: docs/performance.md; the operations: bench/suite.py (timed by
+bench/timing.py); heap and garbage collection: bench/heap.py.
 
 Board estimates use the reference workload of bench/reference_bfs.py (one call
 is one reference unit, RU, and takes 14.2 ms on the RP2040): an operation timed

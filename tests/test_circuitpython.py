@@ -39,8 +39,10 @@ def hardware_text(**changes):
 
 @pytest.fixture(autouse=True)
 def flash(tmp_path, monkeypatch):
-    """Each rig writes its save file and log into the current folder."""
+    """Each rig writes its save file and log into the current folder; each test's
+    board is new: nothing in its nvm either."""
     monkeypatch.chdir(tmp_path)
+    microcontroller.nvm.erase()
     return tmp_path
 
 

@@ -13,6 +13,13 @@ the first 8 bytes of SHA-256(key + name + index/count + body) in hex, where key 
 the device's sealing key (see ``unseal`` and docs/persistence.md). A body is
 compact JSON, UTF-8.
 
+Where the computer could read the flash (CircuitPython), every body is enciphered
+with the device's hiding key, a key the flash never holds, and the header ends in
+one more field, ``enc``: the body on flash is digest.cipher(hiding key, seal, body).
+The CRC is of the bytes as stored, so damage is found without the key; the seal is
+of the body as written, and, keyed, also makes the nonce (the same state gives the
+same bytes, so an unchanged state is still not written again).
+
 Damage stays where it falls: a damaged byte costs the record it is in (and, at a
 record's edge, its neighbour), never every game. ``recover`` restores what checks
 out and names what does not; ``decode`` and ``unseal`` want the whole file.
@@ -32,7 +39,7 @@ See docs/persistence.md.
 import json
 from binascii import hexlify
 
-from boardside.digest import sha256
+from boardside.digest import cipher, sha256
 
 try:
     from binascii import crc32 as _crc32
@@ -43,7 +50,8 @@ VERSION = 3         # bump when a mode's save() changes in a way restore() canno
 OLDEST = 1          # version 1 files (before the seal) still restore, as unverified
 RECORDS = 3         # the first version kept in records (2: one body for everything)
 MAGIC = "BSAV"
-MAX_HEADER = 96     # bytes, newline included; a real header is under 64
+MAX_HEADER = 96     # bytes, newline included; a real header is under 68
+ENCIPHERED = b"enc"  # the last field of a record whose body is enciphered
 APP = "app"         # the record of the app itself
 SETTINGS = "settings"
 
@@ -85,9 +93,9 @@ def seal(key, body):
     return hexlify(h.digest()[:8])
 
 
-def encode(state, version=VERSION, key=b""):
+def encode(state, version=VERSION, key=b"", hide=None):
     """The bytes of a save file holding ``state`` (a JSON-able dict), sealed with
-    ``key``."""
+    ``key``; with a hiding key ``hide``, every record's body enciphered with it."""
     if not isinstance(state, dict):
         raise TypeError("the saved state must be a dict")
     if version < RECORDS:
@@ -105,8 +113,13 @@ def encode(state, version=VERSION, key=b""):
         if name != APP and name != SETTINGS:
             body = fixed_width(body)  # a game's record: its length tells no value
         meta = ("%s %d/%d" % (name, i + 1, n)).encode()
+        sealed = seal(key, meta + body)
+        tail = b"\n"
+        if hide:
+            body = cipher(hide, sealed, body)
+            tail = b" " + ENCIPHERED + b"\n"
         head = "%s %d %d %08x " % (MAGIC, version, len(body), record_crc(meta, body))
-        out.append(head.encode() + meta + b" " + seal(key, meta + body) + b"\n")
+        out.append(head.encode() + meta + b" " + sealed + tail)
         out.append(body)
     return b"".join(out)
 
@@ -189,25 +202,27 @@ def split(state):
     return parts
 
 
-def decode(data, version=VERSION):
-    """The state dict stored in ``data``; raises SaveFileError naming the problem."""
-    return unseal(data, b"", version)[0]
+def decode(data, version=VERSION, hide=None):
+    """The state dict stored in ``data``; raises SaveFileError naming the problem.
+    ``hide``: the hiding key its enciphered records need."""
+    return unseal(data, b"", version, hide)[0]
 
 
-def unseal(data, key, version=VERSION):
+def unseal(data, key, version=VERSION, hide=None):
     """(state, why) of a whole file: the state, and None when its seal proves that this
     device's firmware wrote it with ``key``, else the reason it cannot be vouched for
     (HANDED_OVER without a key, CHANGED, OLD_FORMAT). Raises SaveFileError as
     ``decode`` does, also for a single damaged record."""
-    state, why, lost = recover(data, key, version, strict=True)
+    state, why, lost = recover(data, key, version, strict=True, hide=hide)
     return state, why
 
 
-def recover(data, key, version=VERSION, strict=False):
+def recover(data, key, version=VERSION, strict=False, hide=None):
     """(state, why, lost) from the records of ``data`` that check out: ``lost`` is a
     list of [part, reason] for those that do not ("qbert", "settings", "app", or "?"
     where even the name is gone), ``why`` as in ``unseal``. Raises SaveFileError when
-    nothing at all can be read (or, ``strict``, when anything cannot)."""
+    nothing at all can be read (or, ``strict``, when anything cannot). ``hide``
+    deciphers the records that are enciphered (plain ones read as they are)."""
     got_version = _version(data, version)
     if got_version < RECORDS:
         state, body, got = _open(data, version)
@@ -223,7 +238,7 @@ def recover(data, key, version=VERSION, strict=False):
     size = len(data)
     while at < size:
         try:
-            name, meta, index, n, value, sealed, end = _record(data, at, key, strict)
+            name, meta, index, n, value, sealed, end = _record(data, at, key, strict, hide)
         except SaveFileError as e:
             if strict:
                 raise
@@ -310,7 +325,7 @@ def _name_at(data, at):
     """The record name in a damaged header, if it can still be read ("?" if not)."""
     end = data.find(b"\n", at, at + MAX_HEADER)
     fields = data[at:end].split(b" ") if end >= 0 else []
-    if len(fields) == 7:
+    if len(fields) == 7 or len(fields) == 8:
         try:
             name = fields[4].decode()
             if name == APP or name == SETTINGS or _plain(name):
@@ -320,13 +335,14 @@ def _name_at(data, at):
     return "?"
 
 
-def _record(data, at, key, strict):
+def _record(data, at, key, strict, hide=None):
     """One record at ``at``: (name, meta, index, count, value, seal matched, end)."""
     end = data.find(b"\n", at, at + MAX_HEADER)
     if end < 0:
         raise SaveFileError("not a save file (no header)")
     fields = data[at:end].split(b" ")
-    if len(fields) != 7 or fields[0] != MAGIC.encode():
+    enciphered = len(fields) == 8 and fields[7] == ENCIPHERED
+    if not (len(fields) == 7 or enciphered) or fields[0] != MAGIC.encode():
         raise SaveFileError("not a save file (bad header)")
     try:
         got_version = int(fields[1])
@@ -353,6 +369,10 @@ def _record(data, at, key, strict):
     meta = fields[4] + b" " + fields[5]
     if record_crc(meta, body) != crc:
         raise SaveFileError("checksum mismatch")
+    if enciphered:
+        if not hide:
+            raise SaveFileError("enciphered, and this device has no key to read it")
+        body = cipher(hide, fields[6], body)
     try:
         value = json.loads(body.decode())
     except Exception:  # bad UTF-8, bad JSON, nesting too deep: all the same to us

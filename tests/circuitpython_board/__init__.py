@@ -75,16 +75,37 @@ def _time():
     return m
 
 
+def _os():
+    """os: the real file functions in the current folder with a repeatable urandom,
+    the same one the MicroPython rig uses, so both draw the same dice. While the drive
+    is the computer's (storage.root.readonly), what would change it fails as on
+    CircuitPython: OSError 30, EROFS."""
+    from board import fakeos
+
+    m = types.ModuleType("os")
+    for name in ("listdir", "stat", "urandom"):
+        setattr(m, name, getattr(fakeos, name))
+
+    def refused_when_read_only(fn):
+        def call(*args):
+            if storage.root.readonly:
+                raise OSError(30, "Read-only filesystem")
+            return fn(*args)
+        return call
+
+    for name in ("remove", "rename", "mkdir"):
+        setattr(m, name, refused_when_read_only(getattr(fakeos, name)))
+    return m
+
+
 def stand_ins():
     """{module name: stand-in} for CircuitPython's built-in modules."""
-    # os: the real file functions in the current folder with a repeatable urandom,
-    # the same one the MicroPython rig uses, so both draw the same dice
-    from board import fakeos, fakegc
+    from board import fakegc
     return {
         "board": board, "digitalio": digitalio, "neopixel_write": neopixel_write,
         "pwmio": pwmio, "usb_cdc": usb_cdc, "supervisor": supervisor,
         "microcontroller": microcontroller, "storage": storage, "watchdog": watchdog,
-        "time": _time(), "sys": _sys(), "os": fakeos, "gc": fakegc,
+        "time": _time(), "sys": _sys(), "os": _os(), "gc": fakegc,
     }
 
 

@@ -336,3 +336,79 @@ def test_a_save_is_as_long_whatever_the_roll_under_the_tube():
         lengths.setdefault(rolls, {}).setdefault(save_length(app), set()).add(m.match.tube)
     assert [len(x) for x in lengths.values()] == [1] * len(lengths), lengths
     assert max(len(t) for x in lengths.values() for t in x.values()) > 1  # tubes differ
+
+
+# -- enciphered records: where the computer can read the flash (CircuitPython) -------------
+HIDE = bytes(range(100, 116))
+GAMES_WITH_SECRETS = {"screen": "qbert", "settings": {"qbert.usb_peek": False},
+                      "modes": {"qbert": {"match": {"tube": 7, "pegs": [3, 0]}},
+                                "dice": {"secret": True, "results": [19, 4]}}}
+
+
+def test_cipher_is_sha256_in_counter_mode_and_its_own_inverse():
+    from boardside.digest import cipher, sha256
+
+    data = bytes(range(256)) * 2 + b"tail"
+    nonce = b"0123456789abcdef"
+    out = cipher(HIDE, nonce, data)
+    assert len(out) == len(data) and out != data
+    assert cipher(HIDE, nonce, out) == data
+    stream = b"".join(sha256(HIDE + nonce + i.to_bytes(4, "big")).digest()
+                      for i in range(17))
+    assert out == bytes(a ^ b for a, b in zip(data, stream))
+    assert cipher(HIDE, nonce, b"") == b""
+    assert cipher(HIDE, nonce, b"\x00\x00\x01")[:2] == stream[:2]  # leading zeros kept
+    assert cipher(bytes(16), nonce, data) != out
+
+
+def test_an_enciphered_file_reads_with_its_hiding_key_only():
+    data = savefile.encode(GAMES_WITH_SECRETS, key=KEY, hide=HIDE)
+    assert savefile.unseal(data, KEY, hide=HIDE) == (GAMES_WITH_SECRETS, None)
+    assert savefile.decode(data, hide=HIDE) == GAMES_WITH_SECRETS
+    assert b"tube" not in data and b"results" not in data and b"usb_peek" not in data
+    assert "enciphered" in reason(data)  # no hiding key: nothing reads
+    wrong = str(raises(SaveFileError, savefile.decode, data, savefile.VERSION, bytes(16)))
+    assert wrong == "unreadable state"
+
+
+def test_an_enciphered_record_is_as_long_as_a_plain_one_and_the_same_state_the_same_bytes():
+    plain = records(savefile.encode(GAMES_WITH_SECRETS, key=KEY))
+    hidden = records(savefile.encode(GAMES_WITH_SECRETS, key=KEY, hide=HIDE))
+    assert len(plain) == len(hidden) == 4
+    for (pf, pb), (hf, hb) in zip(plain, hidden):
+        assert hf[:7] == pf[:3] + [hf[3]] + pf[4:] and hf[7:] == [savefile.ENCIPHERED]
+        assert len(hb) == len(pb) and hb != pb
+    # the nonce is the keyed seal: an unchanged state is not written again
+    again = savefile.encode(GAMES_WITH_SECRETS, key=KEY, hide=HIDE)
+    assert again == join(hidden)
+    assert savefile.encode(GAMES_WITH_SECRETS, key=bytes(16), hide=HIDE) != again
+
+
+def test_an_edit_of_an_enciphered_record_is_never_vouched_for():
+    data = savefile.encode(GAMES_WITH_SECRETS, key=KEY, hide=HIDE)
+    recs = records(data)
+    at = [f[4] for f, b in recs].index(b"qbert")  # (MicroPython's dicts keep no order)
+    fields, body = recs[at]
+    for i in range(len(body)):
+        bad = bytearray(body)
+        bad[i] ^= 0x01  # a bit flipped through the cipher, and the CRC made to fit
+        f = list(fields)
+        f[3] = b"%08x" % savefile.record_crc(f[4] + b" " + f[5], bytes(bad))
+        edited = join(recs[:at] + [(f, bytes(bad))] + recs[at + 1:])
+        try:
+            state, why = savefile.unseal(edited, KEY, hide=HIDE)
+        except SaveFileError:
+            continue  # it no longer reads at all
+        assert why == savefile.CHANGED
+
+
+def test_damage_to_an_enciphered_record_costs_that_record_only():
+    data = savefile.encode(GAMES_WITH_SECRETS, key=KEY, hide=HIDE)
+    recs = records(data)
+    at = [f[4] for f, b in recs].index(b"dice")
+    fields, body = recs[at]
+    damaged = (fields, body[:-1] + bytes([body[-1] ^ 0x40]))
+    bad = join(recs[:at] + [damaged] + recs[at + 1:])
+    state, why, lost = savefile.recover(bad, KEY, hide=HIDE)
+    assert lost == [["dice", "checksum mismatch"]] and why is None
+    assert state["modes"] == {"qbert": GAMES_WITH_SECRETS["modes"]["qbert"]}

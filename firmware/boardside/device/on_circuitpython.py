@@ -23,7 +23,10 @@ the same names as on_micropython, which lists what the Device expects of them.
   the REPL is never reset under the user's feet; a crash that ends code.py leaves
   it running and the board resets, as on MicroPython.
 - Storage: code may write the CIRCUITPY filesystem only when boot.py remounted it
-  for code, and then the computer sees the drive read-only (docs/persistence.md).
+  for code, and then the computer does not see the drive (docs/persistence.md).
+- Keys: the sealing key and the hiding key that enciphers the save's records live in
+  microcontroller.nvm, never in a file: whatever the computer reads of the drive, a
+  hidden value or a key is not among it (storage.NvmKeys).
 """
 
 import sys
@@ -40,6 +43,8 @@ import supervisor
 import usb_cdc
 import watchdog
 
+from boardside.device import storage as saves
+
 EDGE_IRQS = False  # Device.wait() reads the pins itself (poll_edges)
 TICKS_PERIOD = 1 << 29  # supervisor.ticks_ms() wraps here
 TICKS_MAX = TICKS_PERIOD - 1
@@ -53,6 +58,8 @@ _NOTHING = ()
 _WAITING = ((None, 1),)
 
 ticks_ms = supervisor.ticks_ms
+if microcontroller.nvm is not None and len(microcontroller.nvm) >= saves.NVM_BYTES:
+    saves.keys = saves.NvmKeys(microcontroller.nvm)  # the drive holds no key
 _pins = {}  # GPIO -> InputPin: a pin is claimed once per run (menu_held, then the Device)
 
 
@@ -229,8 +236,12 @@ def allow_interrupts():
 
 
 def storage_problem():
-    """None when code may write the filesystem (boot.py remounted it), else why not."""
+    """None when code may write the filesystem (boot.py remounted it), else why not.
+    A drive that is the computer's is a hand-over however it came about (a boot.py
+    that handed nothing over, or none): the sealing key goes, as boot.py drops it,
+    or a save the computer puts back (an older copy) would pass as the device's."""
     if storage.getmount("/").readonly:
+        saves.drop_key()
         return ("the CIRCUITPY drive is the computer's (MENU held at power-up, a reload "
                 "after a copy, or no boot.py): games and the crash log are not kept; "
                 "unplug and plug in again without MENU")

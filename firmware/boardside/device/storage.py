@@ -11,19 +11,32 @@ file too big to load is never read.
 Persist is the glue between the App and the Store: it writes after committed
 actions as boardside.savefile.Schedule allows, skips writes that would store the
 same bytes, and keeps the bytes last on flash to restore the app after a crash.
-See docs/persistence.md.
+
+The keys: the sealing key is a file, seal.key, on MicroPython's flash, which only
+the firmware and its REPL reach. Where the computer can read the files
+(CircuitPython's CIRCUITPY drive), the driver set keeps the keys in the chip's
+non-volatile memory instead (``keys``, NvmKeys): the sealing key and a hiding key
+that enciphers every record of the save, so nothing on the drive gives away a
+hidden value or lets a save be sealed again. See docs/persistence.md.
 """
 
 import gc
 import os
 
 from boardside import savefile
+from boardside.digest import sha256
 from boardside.device.crashlog import Log, replace
 
 SAVE = "state.sav"
 TEMP = "state.tmp"
 KEY = "seal.key"   # the sealing key (docs/persistence.md: the trust model)
 KEY_BYTES = 16
+# microcontroller.nvm (NvmKeys): the magic, 1 while a sealing key is there, the sealing
+# key, the hiding key
+NVM_MAGIC = b"BSK1"
+NVM_SEAL = 4
+NVM_HIDE = NVM_SEAL + 1 + KEY_BYTES
+NVM_BYTES = NVM_HIDE + KEY_BYTES
 BAD = "state.bad-"
 KEEP_BAD = 3
 CHUNK = 256        # bytes per write call
@@ -74,9 +87,81 @@ def remove(path):
         return False
 
 
+def exists(path):
+    try:
+        os.stat(path)
+        return True
+    except OSError:
+        return False
+
+
+class NvmKeys:
+    """The sealing key and the hiding key in the chip's non-volatile memory
+    (CircuitPython's microcontroller.nvm, given by the driver set), which the USB
+    drive never shows. The sealing key is dropped at every hand-over; the hiding key
+    stays, so a game saved before a hand-over still reads after it (marked as
+    handed over). The hiding key is made from the first sealing key (a hash of it:
+    no more entropy drawn than on MicroPython) and stored with it. Each assignment to
+    nvm is one erase and write of its sector: both keys go in one."""
+
+    def __init__(self, nvm):
+        self.nvm = nvm
+
+    def _stored(self):
+        data = bytes(self.nvm[0:NVM_BYTES])
+        return data if data[:NVM_SEAL] == NVM_MAGIC else None
+
+    def seal(self):
+        data = self._stored()
+        if data is None or data[NVM_SEAL] != 1:
+            return None
+        return data[NVM_SEAL + 1:NVM_HIDE]
+
+    def hiding(self, seal=None):
+        """The hiding key on nvm; where there is none yet, the one ``seal`` (a new
+        sealing key, about to be stored) makes, else None."""
+        data = self._stored()
+        if data is not None:
+            return data[NVM_HIDE:NVM_BYTES]
+        if seal is None:
+            return None
+        h = sha256(b"boardside hiding key ")
+        h.update(seal)
+        return h.digest()[:KEY_BYTES]
+
+    def store(self, seal, hide):
+        try:
+            self.nvm[0:NVM_BYTES] = NVM_MAGIC + b"\x01" + bytes(seal) + bytes(hide)
+        except Exception:
+            return False
+        remove(KEY)  # a key file an older firmware left on the drive: it was readable
+        return True
+
+    def drop(self):
+        if self._stored() is None:
+            return True  # nothing kept yet: nothing to drop
+        try:
+            self.nvm[NVM_SEAL:NVM_HIDE] = bytes(1 + KEY_BYTES)
+        except Exception:
+            return False
+        return self.seal() is None
+
+
+keys = None  # NvmKeys where the driver set keeps the keys off the files (CircuitPython)
+
+
+def hiding_key(seal=None):
+    """The key the save's records are enciphered with; None where they are kept plain
+    (MicroPython: its flash is only the firmware's and its REPL's), or where none is
+    kept yet and no new sealing key ``seal`` makes one (NvmKeys.hiding)."""
+    return None if keys is None else keys.hiding(seal)
+
+
 def read_key(path=KEY):
     """The device's sealing key, None when there is none (a fresh board, or the board
     was handed to a computer since the key was made)."""
+    if keys is not None:
+        return keys.seal()  # a seal.key file is not looked at: anyone could have put it
     data = read_file(path)
     if data is None or len(data) != KEY_BYTES:
         return None
@@ -89,9 +174,12 @@ def new_key():
     return os.urandom(KEY_BYTES)
 
 
-def store_key(key, path=KEY):
-    """Put the key on flash; False if it cannot be written (then the states it seals
-    cannot be vouched for at the next boot, which says so)."""
+def store_key(key, path=KEY, hide=None):
+    """Put the key on flash (with the hiding key, where there is one: NvmKeys); False
+    if it cannot be written (then the states it seals cannot be vouched for at the
+    next boot, which says so)."""
+    if keys is not None:
+        return keys.store(key, hide if hide is not None else keys.hiding(key))
     try:
         with open(path + ".tmp", "wb") as f:
             f.write(key)
@@ -104,8 +192,18 @@ def store_key(key, path=KEY):
 def drop_key(path=KEY):
     """Forget the key: the board is being handed to a computer (Ctrl-C, safe mode).
     Whatever the computer does to the flash from now on, the device cannot vouch for
-    what it finds at its next boot, and says so."""
-    remove(path)
+    what it finds at its next boot, and says so. True once no key is left; a key that
+    cannot be dropped (a read-only drive holding a key file) is said on the console,
+    never passed over."""
+    if keys is not None:
+        gone = keys.drop()
+    else:
+        remove(path)
+        gone = not exists(path)
+    if not gone:
+        print("boardside: the sealing key could not be dropped: a save changed from now "
+              "on could still be sealed as the device's own")
+    return gone
 
 
 class Store:
@@ -212,11 +310,14 @@ class Store:
 
 
 class Persist:
-    def __init__(self, store=None, schedule=None, version=savefile.VERSION, key=b""):
+    def __init__(self, store=None, schedule=None, version=savefile.VERSION, key=b"",
+                 hide=None):
         self.store = store or Store()
         self.schedule = schedule or savefile.Schedule()
         self.version = version
         self.key = key        # seals what is written; None/b"": unverifiable restores
+        # enciphers every record written (the driver set's keys, else None: plain)
+        self.hide = hide if hide is not None else hiding_key()
         self.key_stored = True  # False: a new key, to be stored before the next write
         self.last = None      # the save file's bytes as on flash (written or restored)
         self.why = None       # why the restored bytes could not be vouched for
@@ -243,10 +344,11 @@ class Persist:
                 raise data  # the Store could not read it: a folder, too big to load
             if name == self.store.temp:
                 # a temp file counts only whole: in part, it was never the saved state
-                state, why = savefile.unseal(data, self.key, self.version)
+                state, why = savefile.unseal(data, self.key, self.version, self.hide)
                 lost = []
             else:
-                state, why, lost = savefile.recover(data, self.key, self.version)
+                state, why, lost = savefile.recover(data, self.key, self.version,
+                                                    hide=self.hide)
             app.restore(state, now_ms, unverified=why)
         except Exception as e:  # whatever restore() raises, the device must start
             if name == self.store.temp:
@@ -325,26 +427,38 @@ class Persist:
 
     error = None  # the last failed write's OSError
 
+    def failed(self, e, now_ms):
+        self.failures += 1
+        self.error = e
+        self.schedule.failed(now_ms, RETRY_MS)
+        return e
+
     def write(self, app, now_ms):
         seq = app.secret_seq  # every secret made so far is in this state
         if self.read_only is not None:
             self.schedule.unchanged()
             app.sealed(seq)
             return None
-        data = savefile.encode(app.save(), self.version, self.key or b"")
+        if self.hide is None and self.key and not self.key_stored:
+            hide = hiding_key(self.key)  # NvmKeys: the first keys, made and kept now
+            if hide is not None:
+                # kept before the first record they encipher: one that could not be
+                # deciphered at the next boot would be a game lost (so, a failed write)
+                if not store_key(self.key, hide=hide):
+                    return self.failed(OSError(5, "the keys cannot be kept in nvm"), now_ms)
+                self.key_stored = True
+                self.hide = hide
+        data = savefile.encode(app.save(), self.version, self.key or b"", self.hide)
         if data == self.last:
             self.schedule.unchanged()  # a cursor that came back: nothing new to store
             app.sealed(seq)
             return None
         try:
             if not self.key_stored:
-                self.key_stored = store_key(self.key)
+                self.key_stored = store_key(self.key, hide=self.hide)
             self.store.write(data)
         except OSError as e:
-            self.failures += 1
-            self.error = e
-            self.schedule.failed(now_ms, RETRY_MS)
-            return e
+            return self.failed(e, now_ms)
         self.last = data
         self.why = None
         self.writes += 1
@@ -360,7 +474,7 @@ class Persist:
         if self.last is None:
             return False
         try:
-            state = savefile.decode(self.last, self.version)
+            state = savefile.decode(self.last, self.version, self.hide)
             if drop is not None:
                 state["modes"].pop(drop, None)
                 if state.get("screen") == drop:

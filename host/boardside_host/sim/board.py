@@ -108,7 +108,7 @@ class SimBoard:
         self.sandbox = None
         self.watchdog_timeout = None
         self.watchdog_last = 0
-        self.timers = []  # machine.Timer objects armed on the device (fakes.py)
+        self.timers = []  # machine.Timer objects armed on the device (fakes/machine.py)
         self._reset_pending = False  # the watchdog bit: reset at the next wake-up
         self.boots = 0
         self.on_output = None  # callback(bytes) for the pty bridge

@@ -1,7 +1,7 @@
 """What code on the simulated board sees: its builtins, its modules, its imports.
 
 Imports work as on MicroPython: the port's built-in modules first (here the
-stand-ins of fakes.py, and CPython's own modules for the pure ones such as json
+stand-ins of fakes/, and CPython's own modules for the pure ones such as json
 or hashlib), then the folders of ``sys.path`` on the flash, where a package is a
 folder and, inside each folder, ``name.py`` wins over ``name.mpy`` (so a stale
 ``foo.py`` shadows a new ``foo.mpy``, as on the board).

@@ -1,7 +1,7 @@
 """rp2: a PIO state machine and a DMA channel that take LED frames and count them.
 
 Only what boardside.device.leds uses. asm_pio keeps the program function without
-running it (the simulator's rp2, host/boardside_host/sim/fakes.py, runs the
+running it (the simulator's rp2, host/boardside_host/sim/fakes/leds.py, runs the
 program bit by bit and checks what the LEDs would read); a transfer copies
 nothing and is over at once. Nothing allocates on the paths a pass calls.
 """
