@@ -347,7 +347,7 @@ def step_qbert(w):
 
 def report_item(w, item):
     """Hold B for the report menu (if not in it) and go to an item."""
-    from boardside.modes import qbert as screen
+    from boardside.modes import qbert_screens as screen
     q = w.app.mode()
     if q.view != "report":
         w.hold("b", 800)
@@ -357,7 +357,7 @@ def report_item(w, item):
 
 
 def qbert(w):
-    from boardside.modes import qbert as screen
+    from boardside.modes import qbert_screens as screen
     w.open("qbert")
     q = w.app.mode()
     m = q.match
