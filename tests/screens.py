@@ -744,7 +744,7 @@ PACMAN_FEAST = "pacman e5; ghosts a9 c9 g9 i9; pellets e6 e7 e8 e4"
 
 
 def pacman(w):
-    from boardside.modes.pacman import REFUSALS
+    from boardside.modes.pacman_screens import REFUSALS
 
     m = w.app.mode("pacman")
     w.open("pacman")
