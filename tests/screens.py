@@ -347,7 +347,7 @@ def step_qbert(w):
 
 def report_item(w, item):
     """Hold B for the report menu (if not in it) and go to an item."""
-    from boardside.modes import qbert as screen
+    from boardside.modes import qbert_screens as screen
     q = w.app.mode()
     if q.view != "report":
         w.hold("b", 800)
@@ -357,7 +357,7 @@ def report_item(w, item):
 
 
 def qbert(w):
-    from boardside.modes import qbert as screen
+    from boardside.modes import qbert_screens as screen
     w.open("qbert")
     q = w.app.mode()
     m = q.match
@@ -744,7 +744,7 @@ PACMAN_FEAST = "pacman e5; ghosts a9 c9 g9 i9; pellets e6 e7 e8 e4"
 
 
 def pacman(w):
-    from boardside.modes.pacman import REFUSALS
+    from boardside.modes.pacman_screens import REFUSALS
 
     m = w.app.mode("pacman")
     w.open("pacman")

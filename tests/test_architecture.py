@@ -15,7 +15,6 @@ APP_MODULES = ("boardside.app", "boardside.protocol", "boardside.settings_screen
 # docs/architecture.md, "Known knots"
 KNOWN_KNOTS = {
     frozenset(("boardside.cubequest.game", "boardside.cubequest.saved")),
-    frozenset(("boardside.modes.pacman", "boardside.modes.pacman_editor")),
 }
 
 

@@ -6,7 +6,8 @@ import json
 import random
 
 from boardside import savefile
-from boardside.modes.pacman import GHOST_COLOURS, PACMAN_COLOUR, WARM_AFTER_MS
+from boardside.modes.pacman import WARM_AFTER_MS
+from boardside.modes.pacman_screens import GHOST_COLOURS, PACMAN_COLOUR
 from boardside.pacman import PacMan
 from boardside.quoridor.notation import parse
 from boardside_host import pacman_check

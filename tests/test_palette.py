@@ -13,7 +13,10 @@ import pytest
 from boardside import canvas, settings_screen
 from boardside.canvas import FAINT, RED, WHITE, scale
 from boardside.modes import cubequest_screens as cubequest
-from boardside.modes import dice, pacman, qbert, qubo_screens, quoridor
+from boardside.modes import dice, qubo_screens
+from boardside.modes import quoridor_screens as quoridor
+from boardside.modes import pacman_screens as pacman
+from boardside.modes import qbert_screens as qbert
 from boardside.output import MIN_DRIVE, gamma_table
 
 from colour_vision import VISIONS, distance

@@ -16,7 +16,7 @@ import os
 import pytest
 
 from boardside import savefile
-from boardside.modes import qbert as qbert_mode
+from boardside.modes import qbert_screens as qbert_mode
 from boardside.output import gamma_table
 from boardside_host.sim import SimBoard
 

@@ -13,7 +13,7 @@ reference 16x16 build and on an 8x8 one (the small layouts).
 
 import pytest
 
-from boardside.modes.pacman import REFUSALS, TOOLS
+from boardside.modes.pacman_screens import REFUSALS, TOOLS
 from boardside.output import MIN_DRIVE
 
 from screens import Walk, every_screen

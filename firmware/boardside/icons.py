@@ -44,7 +44,7 @@ ICONS = {
     "clock": _i("01110", "10101", "10111", "10001", "01110"),
     "gear": _i("10101", "01110", "11011", "01110", "10101"),
     "qubo": _i("11011", "11011", "00000", "11011", "11011"),  # a card's four colour areas
-    # Q*bert's nasty characters (colours in boardside.modes.qbert)
+    # Q*bert's nasty characters (colours in boardside.modes.qbert_screens)
     "coily": _i("01111", "10000", "01110", "00001", "11110"),
     "red_ball": _i("01110", "11111", "11111", "11111", "01110"),
     "green_ball": _i("01110", "10001", "10101", "10001", "01110"),
@@ -59,7 +59,7 @@ ICONS = {
     "grunt": _i("11111", "11111", "11111", "01110", "00100"),     # a shield
     "healer": _i("00100", "00100", "11111", "00100", "00100"),    # a cross
     "freeze": _i("10101", "01110", "11111", "01110", "10101"),    # a snowflake
-    # the PAC-MAN variant of Quoridor (colours in boardside.modes.pacman)
+    # the PAC-MAN variant of Quoridor (colours in boardside.modes.pacman_screens)
     "pacman": _i("01110", "11101", "11000", "11100", "01110"),
     "ghost": _i("01110", "11111", "10101", "11111", "10101"),
     "pellet": _i("00100", "01110", "11111", "01110", "00100"),

@@ -282,7 +282,8 @@ def test_blit_copies_a_canvas_clipped_on_both_paths():
 
 def test_a_text_drawn_as_one_pattern_is_the_text_drawn_a_character_at_a_time():
     # font.pattern: the modes draw their fixed texts in one Canvas.bits call
-    from boardside.modes import cubequest_screens, dice, qbert
+    from boardside.modes import cubequest_screens, dice
+    from boardside.modes import qbert_screens as qbert
 
     texts = ["", "A", "1ST?", "NO", "FLIK", "- =", "ab", "1 IN", "\x01Z"]
     texts += sorted(cubequest_screens.WORDS) + sorted(qbert.WORDS)

@@ -6,9 +6,9 @@ import json
 from boardside.app import App
 from boardside.canvas import Canvas, scale
 from boardside.mode import ModeError
-from boardside.modes.pacman import (CUE_MS, EATEN_COLOUR, FENCE_COLOUR, GHOST_COLOURS,
-                                    PACMAN_COLOUR, PELLET_COLOUR, REFUSALS, STEP_MS,
-                                    WARM_AFTER_MS)
+from boardside.modes.pacman import WARM_AFTER_MS
+from boardside.modes.pacman_screens import (CUE_MS, EATEN_COLOUR, FENCE_COLOUR, GHOST_COLOURS,
+                                            PACMAN_COLOUR, PELLET_COLOUR, REFUSALS, STEP_MS)
 from boardside.pacman import IllegalMove, PacMan
 from boardside.quoridor.notation import SQUARES, parse
 

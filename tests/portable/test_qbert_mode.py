@@ -7,7 +7,8 @@ from boardside import modes, settings
 from boardside import qbert as rules
 from boardside.canvas import Canvas
 from boardside.mode import Context, ModeError
-from boardside.modes.qbert import CAPTURED, ITEMS, LANDED, QbertMode
+from boardside.modes.qbert import QbertMode
+from boardside.modes.qbert_screens import CAPTURED, ITEMS, LANDED
 
 from ._support import ScriptedRng, press_at_random, raises
 
@@ -449,7 +450,7 @@ def test_a_header_copied_from_its_kept_copy_is_the_header_drawn_afresh():
     copy it in while nothing it shows changes: every frame of a played match is the
     frame drawn from nothing, on a panel of 16x16 and a larger one."""
     from boardside.canvas import RED
-    from boardside.modes.qbert import UNVERIFIED_COLOUR
+    from boardside.modes.qbert_screens import UNVERIFIED_COLOUR
 
     from ._support import TinyRng
 

@@ -2,7 +2,8 @@
 from boardside.buttons import LONG_MS
 from boardside.canvas import Canvas
 from boardside.mode import Context, ModeError
-from boardside.modes.quoridor import QuoridorMode, PLAYER_COLOURS, FENCE_COLOUR, REASONS
+from boardside.modes.quoridor import QuoridorMode
+from boardside.modes.quoridor_screens import PLAYER_COLOURS, FENCE_COLOUR, REASONS
 from boardside.quoridor import Quoridor
 
 

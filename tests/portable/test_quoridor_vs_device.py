@@ -3,7 +3,8 @@
 # the protocol's seats, level and pending move, save and restore.
 from boardside.canvas import Canvas
 from boardside.mode import Context, ModeError
-from boardside.modes.quoridor import PLAYER_COLOURS, QuoridorMode
+from boardside.modes.quoridor import QuoridorMode
+from boardside.modes.quoridor_screens import PLAYER_COLOURS
 from tests.portable._support import TinyRng
 
 

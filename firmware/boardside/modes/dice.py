@@ -14,8 +14,8 @@ cyan for all to see and is kept with its time (``reads``).
 
 from boardside import dice, font
 from boardside.canvas import CYAN, DIM, GREY, ORANGE, RED, WHITE, YELLOW, scale, text_width
-from boardside.events import A, B, DOWN, LEFT, LONG, PRESS, RELEASE, REPEAT, RIGHT, UP
-from boardside.mode import Mode, ModeError
+from boardside.events import A, B, DOWN, LEFT, PRESS, REPEAT, RIGHT, UP
+from boardside.mode import HELD, LET_GO, PRESSED, TAPPED, Mode, ModeError
 from boardside.settings import need_bool, need_int, table_of
 
 ROLL_MS = 600      # the tumble before the result shows
@@ -117,20 +117,24 @@ class DiceMode(Mode):
     # -- input -------------------------------------------------------------
     def handle(self, kind, button, now_ms):
         if button == A:
-            if kind == PRESS and not self.secret:
+            # secret: a tap rolls, holding A shows the result (a hold with nothing to
+            # show rolls when let go, as a tap); it acts when let go or held, never on
+            # its press (Mode.tap_or_hold). Not secret: A rolls on its press.
+            what = self.tap_or_hold(kind, button)
+            if what == PRESSED and not self.secret:
                 self.roll(now_ms)
                 return True
-            if self.secret:
-                # secret: short press rolls, holding A shows the result
-                if kind == RELEASE:
-                    if self.peeking:
-                        self.peeking = False
-                    else:
-                        self.roll(now_ms)
-                    return True
-                if kind == LONG and self.results:
-                    self.peeking = True
-                    return True
+            if not self.secret:
+                return False
+            if what == HELD and self.results:
+                self.peeking = True
+                return True
+            if what == TAPPED or what == LET_GO:
+                if self.peeking:
+                    self.peeking = False
+                else:
+                    self.roll(now_ms)
+                return True
             return False
         if kind != PRESS and kind != REPEAT:
             return False

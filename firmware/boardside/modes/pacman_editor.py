@@ -9,11 +9,12 @@ edits a layout leaves its code off the heap.
 """
 
 from boardside.canvas import WHITE
-from boardside.events import A, B, LONG, PRESS, RELEASE, REPEAT
-from boardside.mode import ModeError
-from boardside.modes.pacman import (DIRECTIONS, FENCE_COLOUR, GHOST_COLOURS, LAYOUT_PAGE,
-                                    NOTICE_MS, PACMAN_COLOUR, PELLET_COLOUR, SETUP, TOOLS,
-                                    draw_square, plate_spot)
+from boardside.events import A, B, PRESS, REPEAT
+from boardside.mode import HELD, TAPPED, ModeError
+from boardside.modes.pacman_screens import (DIRECTIONS, FENCE_COLOUR, GHOST_COLOURS,
+                                            LAYOUT_PAGE, NOTICE_MS, PACMAN_COLOUR,
+                                            PELLET_COLOUR, SETUP, TOOLS, draw_square,
+                                            plate_spot)
 from boardside.modes.quoridor_board import BLINK_MS, draw_fence, fence
 from boardside.pacman import IllegalMove, LayoutError
 from boardside.pacman.layout import GHOSTS, MAX_FENCES, MAX_SAVED, SHIPPED, check_name
@@ -24,33 +25,29 @@ from boardside.saved import Fields
 
 def handle(mode, kind, button, now_ms):
     """A button in the editor (PacManMode.handle hands them over). A and B act when
-    released, so that holding them can save or leave instead."""
+    let go or held, never on their press (Mode.tap_or_hold), so that holding them
+    can save or leave instead."""
     e = mode.editor
-    if kind == PRESS and (button == A or button == B):
-        if button == A:
-            mode._a_long = False
-        else:
-            mode._b_long = False
-        return False
-    if kind == LONG and button == A:
-        mode._a_long = True
-        save_layout(mode, now_ms)
-        return True
-    if kind == LONG and button == B:
-        mode._b_long = True
-        mode.editor = None
-        mode.screen = SETUP
-        return True
-    if kind == RELEASE and button == A and not mode._a_long:
+    if button == A or button == B:
+        what = mode.tap_or_hold(kind, button)
+        if what == HELD:
+            if button == A:
+                save_layout(mode, now_ms)
+            else:
+                mode.editor = None
+                mode.screen = SETUP
+            return True
+        if what != TAPPED:
+            return False
+        if button == B:
+            e.tool = (e.tool + 1) % len(TOOLS)
+            return True
         try:
             e.apply()
         except LayoutError as x:
             mode._refuse(x.code, str(x), now_ms)
             return True
         mode.flash = None
-        return True
-    if kind == RELEASE and button == B and not mode._b_long:
-        e.tool = (e.tool + 1) % len(TOOLS)
         return True
     if (kind == PRESS or kind == REPEAT) and button in DIRECTIONS:
         e.move(DIRECTIONS.index(button))

@@ -3,8 +3,9 @@
 The cards stay on the table; after each turn the player tells the device what the
 turn formed in their colour, and the device keeps the scores, the turn order, the
 large squares (the tie-break), the last card and the final round, and the result.
-The rules live in ``boardside.qubo.game``; this module maps buttons and protocol
-actions onto them, and ``boardside.modes.qubo_screens`` draws the screens
+The rules live in ``boardside.qubo.game``; this module holds the mode's steps, its
+protocol actions and its saved state, ``boardside.modes.qubo_buttons`` maps the
+buttons onto them, and ``boardside.modes.qubo_screens`` draws the screens
 (docs/qubo.md, "On the device").
 
 Buttons (MENU always belongs to the app):
@@ -22,17 +23,16 @@ Buttons (MENU always belongs to the app):
 """
 
 from boardside import qubo
-from boardside.events import A, B, DOWN, LEFT, LONG, PAD, PRESS, RELEASE, REPEAT, RIGHT, UP
 from boardside.mode import Mode, ModeError
 from boardside.modes import qubo_screens as screens
-from boardside.modes.qubo_screens import (BOARD, CONFIRM, COUNT, ENTRY, HISTORY, LAST, LOG, MENU,
+from boardside.modes.qubo_buttons import COLUMNS, PREPARE_AFTER_MS, QuboButtons
+from boardside.modes.qubo_screens import (BOARD, COUNT, ENTRY, HISTORY, LAST, LOG, MENU,
                                           NEW, PASSING, PILE, UNDO, VIEWS)
 from boardside.qubo import game as qg
 from boardside.saved import Fields
 from boardside.settings import need_bool, need_int, need_str, table_of
 
-CONFIRM_ARM_MS = 1000  # "new game?" takes no A sooner: a double tap must not wipe a game
-PREPARE_AFTER_MS = 100  # an undo's frame is out by then: work out the next undo ...
+# PREPARE_AFTER_MS (qubo_buttons) after an undo's frame, the next undo is worked out ...
 PREPARE_STEP = 16       # ... replaying this many entries a pass (a few ms on the board);
 #                         then the picture of the next press (qubo_screens.ahead)
 HISTORY_PAGE = 16      # entries per protocol reply at most
@@ -44,7 +44,6 @@ ITEMS_COUNTED = (UNDO, LAST, COUNT, LOG, NEW)  # with a deck size: the count can
 ITEMS_OVER = (UNDO, LOG, NEW)
 
 KINDS = ("place", "move")  # what an entry on the device can be (a pass has its screen)
-COLUMNS = 4                # the entry's columns: the kind, then the three shapes
 
 
 def _arg_int(args, key, default=None):
@@ -52,7 +51,7 @@ def _arg_int(args, key, default=None):
     return v if v is None else need_int(v, "'%s'" % key)
 
 
-class QuboMode(Mode):
+class QuboMode(QuboButtons, Mode):
     name = "qubo"
     title = "Qubo"
     icon = "qubo"
@@ -84,7 +83,6 @@ class QuboMode(Mode):
         self.item = 0            # the menu's item
         self.pile = 1            # the pile count being entered
         self.at = 0              # the history entry shown (index of the kept entries)
-        self.b_long = False      # this B hold already opened the menu
         self.confirm_at = 0
         self.flash_until = -1
         self.message = ""        # why the last button was refused
@@ -226,193 +224,6 @@ class QuboMode(Mode):
             r = g.result()
             self.emit({"event": "win", "winners": r["winners"], "by": r["by"],
                        "scores": list(g.tally.scores), "large": list(g.tally.large)})
-
-    # -- buttons ---------------------------------------------------------------------------
-    def handle(self, kind, button, now_ms):
-        self.now = now_ms
-        self._ahead_at = now_ms + PREPARE_AFTER_MS
-        if self._prepare_at >= 0:
-            self._prepare_at = now_ms + PREPARE_AFTER_MS  # not in the pass of a press
-        if button == B:
-            if kind == PRESS:
-                self.b_long = False
-                return False
-            if kind == LONG:
-                self.b_long = True
-                if self.view == BOARD and self.game.phase != qg.SETUP:
-                    self._open_menu()
-                    return True
-                return False
-            if kind == RELEASE:
-                if self.b_long:
-                    self.b_long = False
-                    return False
-                return self.attempt(self._short_b)
-            return False
-        if kind == PRESS or (kind == REPEAT and button in PAD):
-            return self.attempt(self._press, button)
-        return False
-
-    def _short_b(self):
-        v = self.view
-        if v != BOARD:
-            self.view = BOARD  # back from every screen of its own
-            return True
-        if self.game.phase == qg.PLAY:
-            self.view = PASSING
-            return True
-        return False
-
-    def _press(self, button):
-        v = self.view
-        if v == ENTRY:
-            return self._entry_press(button)
-        if v == PASSING:
-            if button == A:
-                self.view = BOARD
-                self.do_turn("pass")
-                return True
-            return False
-        if v == MENU:
-            return self._menu_press(button)
-        if v == PILE:
-            return self._pile_press(button)
-        if v == HISTORY:
-            return self._history_press(button)
-        if v == CONFIRM:
-            if button == A and self.now - self.confirm_at >= CONFIRM_ARM_MS:
-                self.do_new()
-                return True
-            return False
-        g = self.game
-        if g.phase == qg.SETUP:
-            return self._setup_press(button)
-        if button == LEFT or button == RIGHT:
-            self.page = (self.page + (1 if button == RIGHT else -1)) % self.pages()
-            return True
-        if button == A:
-            if g.phase == qg.PLAY:
-                self.view = ENTRY
-                self.kind = "place"
-                self.shapes = [0, 0, 0]
-                self.column = 1
-            else:
-                self._ask_new()
-            return True
-        return False
-
-    def _setup_press(self, button):
-        g = self.game
-        n = g.players
-        if button == UP or button == DOWN:
-            self.field = (self.field + (1 if button == DOWN else -1)) % self.fields()
-            return True
-        if button == A:
-            self.do_start()
-            return True
-        step = 1 if button == RIGHT else -1
-        f = self.field
-        if f == 0:
-            g.set_players(qubo.MIN_PLAYERS + (n - qubo.MIN_PLAYERS + step) % 3)
-        elif f <= n:
-            g.cycle_colour(f, step)
-        elif f == n + 1:
-            g.set_first((g.first + step) % (n + 1))  # 0: drawn at random, 1..n
-        else:
-            g.set_deck(self._deck_step(step))
-        return True
-
-    def _deck_step(self, step):
-        """The next deck size: 0 (not counted), then from the smallest a deal leaves
-        a card to draw from, up to qubo.MAX_DECK, and round again."""
-        g = self.game
-        lowest = qubo.deal(g.players) + 1
-        d = g.deck
-        if d == 0:
-            return lowest if step > 0 else qubo.MAX_DECK
-        d += step
-        return d if lowest <= d <= qubo.MAX_DECK else 0
-
-    def _entry_press(self, button):
-        if button == LEFT or button == RIGHT:
-            c = self.column + (1 if button == RIGHT else -1)
-            self.column = min(COLUMNS - 1, max(0, c))
-            return True
-        if button == UP or button == DOWN:
-            step = 1 if button == UP else -1
-            if self.column == 0:
-                self.kind = "move" if self.kind == "place" else "place"
-            else:
-                k = self.column - 1
-                self.shapes[k] = min(qubo.MAX_SHAPES, max(0, self.shapes[k] + step))
-            return True
-        if button == A:
-            s = self.shapes
-            self.do_turn(self.kind, s[0], s[1], s[2])
-            self.view = BOARD
-            return True
-        return False
-
-    def _open_menu(self):
-        self.view = MENU
-        self.item = 0
-
-    def _menu_press(self, button):
-        items = self.items()
-        if button in PAD:
-            step = 1 if button == RIGHT or button == DOWN else -1
-            self.item = (self.item + step) % len(items)
-            return True
-        if button != A:
-            return False
-        it = items[self.item]
-        g = self.game
-        if it == UNDO:
-            self.do_undo()
-            self.view = BOARD
-        elif it == LAST:
-            self.do_last_card()
-            self.view = BOARD
-        elif it == COUNT:
-            if g.final_round():
-                raise ModeError("the last card was already drawn")
-            self.pile = g.tally.pile or 1
-            self.view = PILE
-        elif it == LOG:
-            if not g.history:
-                raise ModeError("nothing entered yet")
-            self.at = len(g.history) - 1  # the newest first
-            self.view = HISTORY
-        else:
-            self._ask_new()
-        return True
-
-    def _pile_press(self, button):
-        g = self.game
-        if button in PAD:
-            step = 1 if button == UP or button == RIGHT else -1
-            most = g.deck - qubo.deal(g.players)
-            self.pile = min(most, max(1, self.pile + step))
-            return True
-        if button == A:
-            self.do_pile(self.pile)
-            self.view = BOARD
-            return True
-        return False
-
-    def _history_press(self, button):
-        steps = {LEFT: -1, RIGHT: 1, UP: -10, DOWN: 10}
-        if button not in steps:
-            return False
-        kept = len(self.game.history)
-        at = min(kept - 1, max(0, self.at + steps[button]))
-        changed = at != self.at
-        self.at = at
-        return changed
-
-    def _ask_new(self):
-        self.view = CONFIRM
-        self.confirm_at = self.now
 
     def tick(self, now_ms):
         if 0 <= self._prepare_at <= now_ms:
