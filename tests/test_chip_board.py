@@ -75,7 +75,7 @@ def play_evenings(chip, key, extra, evenings=EVENINGS, sim=None):
                     time.monotonic() - wall, 1), "flash": chip.flash_ops,
                 "notes": chip.notes, "restarts": len(night.restarts),
                 "unlike_simulator": night.mismatches,
-                "blink_turned_between": len(night.phase_shifts),
+                "late_frames": night.late,
                 "entropy_bytes": sum(len(v) for v in chip.entropy),
                 "bad": night.bad + [line for line in chip.console if "Error" in line]
                 + [note for note in chip.notes if "watchdog" in note[1]]})

@@ -32,6 +32,7 @@ ROLL_MS = 700      # a die's tumble
 BYTE_US = 10       # one byte on the WS2812 wire: 8 bits of 1.25 us
 SHOWN_WINDOW_MS = 1000  # a chip frame must be one the simulator showed this recently
 BLINK_MS = 400     # the slowest blink's half period (modes' cursors and marks)
+CATCH_UP_MS = 2000  # longest a cue (PAC-MAN's: 1.2 s) may end later on the chip
 
 MODES = ["dice", "quoridor", "pacman", "qbert", "cubequest", "qubo"]
 
@@ -68,7 +69,7 @@ class Evening:
         self.log = log
         self.sim = sim
         self.mismatches = []  # (mode, what, chip's, simulator's)
-        self.phase_shifts = []  # (mode, what): equal once a blink had turned on both
+        self.late = []  # (mode, what, ms): the chip showed the simulator's frame later
         if sim is not None and not isinstance(sim.entropy, ChipEntropy):
             raise ValueError("the simulator needs the chip's draws from power-up: give it "
                              "ChipEntropy(chip) as its entropy before it boots")
@@ -126,19 +127,24 @@ class Evening:
 
     def compare_frame(self, what):
         """The chip's LEDs now against what the simulator showed in the last blink.
-        A blink that turned between the chip's frame and the simulator's (the chip
-        renders a few ms later: its code takes time) gets one more blink period."""
+        The chip's code takes time the simulator's does not (a device move worked
+        out, a collection), so a cue or a blink may end a little later on the chip:
+        it gets up to CATCH_UP_MS to show the simulator's frame (``late``), then it
+        differs (``mismatches``)."""
         if self.sim is None or not self.chip.frames:
             return
-        if self.shown_by_both():
-            return
-        self.advance(BLINK_MS + 50)
-        if self.shown_by_both():
-            self.phase_shifts.append((self.mode or "menu", what))
-            return
-        sim = self.sim.last_leds
-        self.mismatches.append((self.mode or "menu", what, self.chip.frames[-1].panel.hex(),
-                                sim.hex() if sim else None))
+        waited = 0
+        while not self.shown_by_both():
+            if waited >= CATCH_UP_MS:
+                sim = self.sim.last_leds
+                self.mismatches.append((self.mode or "menu", what,
+                                        self.chip.frames[-1].panel.hex(),
+                                        sim.hex() if sim else None))
+                return
+            self.advance(BLINK_MS + 50)
+            waited += BLINK_MS + 50
+        if waited:
+            self.late.append((self.mode or "menu", what, waited))
 
     # -- figures ------------------------------------------------------------------------
     def rec(self, name=None):
