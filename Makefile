@@ -9,7 +9,7 @@ CHIP := tests/chip
 CHIP_STAMP := $(CHIP)/node_modules/.installed
 
 .PHONY: run web install test test-all test-board fuzz bench docs-images lint clean help \
-	firmware firmware-stock
+	firmware firmware-stock bench-romfs
 
 help:
 	@echo "make run       start the simulated device in this terminal"
@@ -21,6 +21,7 @@ help:
 	@echo "make lint      ruff's checks of every Python file"
 	@echo "make firmware  the boardside UF2: MicroPython built from source, boardside frozen in"
 	@echo "make firmware-stock  stock MicroPython images (RPI_PICO, RPI_PICO2) for deploy tests"
+	@echo "make bench-romfs  the package from a ROMFS partition against frozen, on the chip"
 	@echo "make bench     speed and memory figures (CPython, MicroPython VM, board estimate)"
 	@echo "make docs-images  the docs' pictures, made by the simulator and the engine (docs/img/)"
 	@echo "make clean     remove the virtual environment and build output"
@@ -104,6 +105,13 @@ firmware: $(STAMP)
 firmware-stock: $(STAMP)
 	@for b in $(STOCK_BOARDS); do \
 		MICROPYTHON_SRC="$(MICROPYTHON_SRC)" $(BIN)/boardside image --board $$b || exit 1; done
+
+# ROMFS against the frozen image on the emulated chip (bench/romfs.py): builds the
+# ROMFS board's image beside the frozen one, plays an evening on each.
+bench-romfs: $(STAMP) $(CHIP_STAMP)
+	@for b in BOARDSIDE_PICO BOARDSIDE_PICO_ROMFS; do \
+		MICROPYTHON_SRC="$(MICROPYTHON_SRC)" $(BIN)/boardside image --board $$b || exit 1; done
+	$(BIN)/python bench/romfs.py
 
 clean:
 	rm -rf $(VENV) $(MPVM)/node_modules $(CHIP)/node_modules build out .pytest_cache

@@ -41,9 +41,12 @@ MIN_FREE_KB = 128  # code space an image must leave for the frozen code to grow
 BOARDS = {
     "BOARDSIDE_PICO": ("BOARDSIDE_PICO", "RP2040", 2048 * KB, 0xE48BFF56),
     "BOARDSIDE_PICO2": ("BOARDSIDE_PICO2", "RP2350", 4096 * KB, 0xE48BFF59),
+    "BOARDSIDE_PICO_ROMFS": ("BOARDSIDE_PICO_ROMFS", "RP2040", 2048 * KB, 0xE48BFF56),
     "RPI_PICO": (None, "RP2040", 2048 * KB, 0xE48BFF56),
     "RPI_PICO2": (None, "RP2350", 4096 * KB, 0xE48BFF59),
 }
+# boards whose package comes from a ROMFS partition, not frozen in: its size
+ROMFS = {"BOARDSIDE_PICO_ROMFS": 384 * KB}
 TOOLS = {
     "arm-none-eabi-gcc": "gcc-arm-none-eabi libnewlib-arm-none-eabi",
     "cmake": "cmake",
@@ -201,13 +204,14 @@ def frozen_bytes(build):
     return 0
 
 
-def flash_map(board, image_bytes, frozen, fs_bytes, flash):
-    code_space = flash - fs_bytes
+def flash_map(board, image_bytes, frozen, fs_bytes, flash, romfs_bytes=0):
+    code_space = flash - fs_bytes - romfs_bytes
     return {
+        "romfs_base": FLASH_BASE + code_space, "romfs_bytes": romfs_bytes,
         "board": board, "flash_bytes": flash, "image_bytes": image_bytes,
         "frozen_bytes": frozen, "micropython_bytes": image_bytes - frozen,
         "code_space_bytes": code_space, "free_code_bytes": code_space - image_bytes,
-        "filesystem_base": FLASH_BASE + code_space, "filesystem_bytes": fs_bytes,
+        "filesystem_base": FLASH_BASE + code_space + romfs_bytes, "filesystem_bytes": fs_bytes,
     }
 
 
@@ -228,6 +232,9 @@ def show_map(m, frozen_note):
     say("              frozen modules   %s  (%s)" % (kb(m["frozen_bytes"]), frozen_note))
     say("              free code space  %s  (of %s for code)"
         % (kb(m["free_code_bytes"]), kb(m["code_space_bytes"]).strip()))
+    if m.get("romfs_bytes"):
+        say("  0x%08x  ROMFS            %s  (/rom: the boardside package as .mpy files)"
+            % (m["romfs_base"], kb(m["romfs_bytes"])))
     say("  0x%08x  filesystem       %s  (saves, logs, layouts, deployed copies)"
         % (m["filesystem_base"], kb(m["filesystem_bytes"])))
 
@@ -307,7 +314,7 @@ def build(board, src, out, hardware_file=None, jobs=None, min_free_kb=MIN_FREE_K
                          % (build_dir, log))
     open(ok_stamp, "w").close()
     frozen = frozen_bytes(build_dir)
-    if own is not None and frozen < 64 * KB:
+    if own is not None and board not in ROMFS and frozen < 64 * KB:
         raise ImageError("the image has only %d bytes of frozen modules: the boardside "
                          "package was not frozen (see %s)" % (frozen, log))
     say("[3/3] writing the UF2")
@@ -318,10 +325,11 @@ def build(board, src, out, hardware_file=None, jobs=None, min_free_kb=MIN_FREE_K
                 "-b", "0x%08x" % FLASH_BASE, "-f", "0x%08x" % family, "-o", uf2, binary],
                log, what="uf2conv")
     fs_bytes = flash_storage_bytes(tree, board_dir, flash)
-    m = flash_map(board, os.path.getsize(binary), frozen, fs_bytes, flash)
+    m = flash_map(board, os.path.getsize(binary), frozen, fs_bytes, flash, ROMFS.get(board, 0))
     with open(os.path.join(dest, "flash.json"), "w") as f:
         json.dump(m, f, indent=1)
     show_map(m, "the port's own" if own is None else
+             "the loader and the port's own" if board in ROMFS else
              "the boardside package, its loader and the port's own")
     if own is not None:
         check_room(m, min_free_kb, board_dir)
