@@ -14,7 +14,6 @@ RULES_PACKAGES = ("quoridor", "pacman", "qbert", "cubequest", "qubo")
 APP_MODULES = ("boardside.app", "boardside.protocol", "boardside.settings_screen")
 # docs/architecture.md, "Known knots"
 KNOWN_KNOTS = {
-    frozenset(("boardside.cubequest.game", "boardside.cubequest.saved")),
     frozenset(("boardside.modes.pacman", "boardside.modes.pacman_editor")),
     frozenset(("boardside.device", "boardside.device.on_browser")),
 }
