@@ -32,7 +32,7 @@ import gc
 import time
 
 from boardside.quoridor import Quoridor
-from boardside.quoridor import engine
+from boardside.quoridor import engine, walls
 
 BOARD_MS_PER_RU = 14.2
 TARGET_FENCE_RU = 0.14
@@ -144,13 +144,13 @@ def hardest_fence(game):
         if len(move) != 3:
             continue
         i = engine.notation.parse(move) - engine.FENCE
-        seg = engine._closes(game._comp, i)
+        seg = walls._closes(game._comp, i)
         if seg < 0:
             continue
         a = i & 63
         work = 2 if seg == 0 else 1
         for c in game._cert:
-            if engine._cut(c, i >> 6, a & 7, a >> 3):
+            if walls._cut(c, i >> 6, a & 7, a >> 3):
                 work += 10
         if work > best_work:
             best = move

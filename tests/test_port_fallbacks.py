@@ -5,7 +5,7 @@ only bites where framebuf is.)"""
 
 import random
 
-from boardside.quoridor import engine
+from boardside.quoridor import walls as engine
 from boardside.quoridor.engine import Quoridor
 
 

@@ -14,7 +14,7 @@ from boardside import cubequest as cq
 from boardside.cubequest import (
     BLUE, FREEZE, GRUNT, HEALER, HELM, KING, RED, SKULK, STRIKER,
 )
-from boardside.cubequest import game as gm
+from boardside import cubequest as gm
 from boardside.cubequest.actions import ACTIONS, perform
 from boardside.cubequest.game import Game
 from boardside.mode import ModeError

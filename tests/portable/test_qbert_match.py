@@ -5,6 +5,7 @@ import json
 
 from boardside import qbert as rules
 from boardside.mode import ModeError
+from boardside.qbert import log as roll_log
 from boardside.qbert import match as mt
 from boardside.qbert.match import Match
 
@@ -353,13 +354,13 @@ def test_a_roll_costs_no_hashing_and_the_chain_comes_out_the_same():
     m = started([6, 3, 5, 2])
     before = m.head()
     calls = []
-    plain = mt.link
+    plain = roll_log.link
 
     def counted(prev, e):
         calls.append(e[3])
         return plain(prev, e)
 
-    mt.link = counted
+    roll_log.link = counted
     try:
         m.drop()
         m.end_move()
@@ -371,7 +372,7 @@ def test_a_roll_costs_no_hashing_and_the_chain_comes_out_the_same():
         saved = m.to_dict()
         assert calls == [mt.TUBE, mt.CHARACTER, mt.STEPS]
     finally:
-        mt.link = plain
+        roll_log.link = plain
     assert [e[7] for e in saved["log"]] == chain_of(saved)
     assert saved["log"][1][7] == before
     assert saved["log"][2][5] == mt.ALL_USED and saved["log"][2][6] == 7  # filled in later

@@ -6,7 +6,7 @@ import json
 
 from boardside import qubo
 from boardside.mode import ModeError
-from boardside.qubo import game as qg
+from boardside import qubo as qg
 from boardside.qubo.game import Game
 
 from ._support import ScriptedRng, TinyRng, chi_square, raises

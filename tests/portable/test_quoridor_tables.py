@@ -4,7 +4,8 @@ the board's geometry, as the engine did at import before, and compared entry by
 entry. The engine's own tests (the rules, four independent engines over 840,000
 positions) check what they mean."""
 
-from boardside.quoridor import engine, tables
+from boardside.quoridor import tables
+from boardside.quoridor import walls as engine
 
 
 def _fence_tables():

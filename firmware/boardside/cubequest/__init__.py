@@ -2,8 +2,9 @@
 
 The device cannot see the cubes; it takes over what players get wrong or argue
 about. The bouts (teams, the first player, turns, the roster, release rolls,
-healing, the score) are the state machine in ``boardside.cubequest.game``; the
-serial actions that drive it are ``boardside.cubequest.actions``. Quotes in
+healing, the score) are the state machine in ``boardside.cubequest.game`` (its
+turns in ``boardside.cubequest.turns``), whose phases and roll log are named here;
+the serial actions that drive it are ``boardside.cubequest.actions``. Quotes in
 comments are from the English rules; docs/cubequest.md has the readings chosen
 where the rules are silent.
 """
@@ -57,6 +58,42 @@ SETTINGS = (
 )
 MAX_BOUTS_TO_WIN = 9
 
+# -- a game (boardside.cubequest.game) -----------------------------------------------
+# Its phases.
+TEAMS = "teams"
+FIRST = "first"
+BOUT = "bout"
+BOUT_OVER = "bout_over"
+GAME_OVER = "game_over"
+PHASES = (TEAMS, FIRST, BOUT, BOUT_OVER, GAME_OVER)
+
+# What a turn was spent on "instead of flicking" ("" while nothing was).
+KING_MOVE = "king"
+SKULK_BACK = "skulk"
+HEALING = "healer"
+FREEZING = "freeze"
+SPECIALS = ("", KING_MOVE, SKULK_BACK, HEALING, FREEZING)
+SPECIAL_TITLES = {KING_MOVE: "a King move", SKULK_BACK: "placing a Skulk",
+                  HEALING: "a Healer", FREEZING: "placing Freezes"}
+
+# The last move of the turn, for the Helm's second flick: a flick, a flick after
+# which the Helm's second flick was granted, the Helm's second flick, or other.
+LAST_FLICK = "flick"
+LAST_CLAIMED = "claimed"
+LAST_HELM = "helm"
+LASTS = ("", LAST_FLICK, LAST_CLAIMED, LAST_HELM)
+
+HOW_FIRST = ("", "coin", "chosen", "loser")
+
+# Roll log entries: [bout, turn, player, what, kind, side, result]
+RELEASE = 0   # a release roll: result 1 escaped, 0 defeated
+REVIVE = 1    # a Healer's roll: result 1 revived, 0 still defeated
+COIN = 2      # the first player by coin: kind -1, side 1 (red) or 2 (blue), result 1
+WHAT = ("release", "revive", "coin")
+LOG_MAX = 24
+MAX_EXTRA = 99
+MAX_COUNT = 1 << 20
+
 
 def kind_code(name):
     """The code of a cube type name ('grunt', ...); ModeError if unknown."""
@@ -84,6 +121,11 @@ def count_name(kind, n):
 
 
 # -- teams ------------------------------------------------------------------------------
+def zeros():
+    """A count of each cube type, all 0."""
+    return [0] * len(KINDS)
+
+
 def points(team):
     """A team's cost: the sum of its cubes' costs (the King is free)."""
     total = 0

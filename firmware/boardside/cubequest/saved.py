@@ -4,12 +4,9 @@ and plays without a crash (docs/persistence.md). Imported only at a restore."""
 
 from boardside import cubequest as cq
 from boardside.cubequest import (
-    BLUE, CAPTURED_SIDES, FREEZE, HEALER, KING, KINDS, PLAYERS, RED, SKULK,
-)
-from boardside.cubequest.game import (
-    BOUT, BOUT_OVER, COIN, FIRST, FREEZING, GAME_OVER, HEALING, HOW_FIRST, LAST_CLAIMED,
-    LAST_FLICK, LAST_HELM, LASTS, LOG_MAX, MAX_COUNT, MAX_EXTRA, PHASES, RELEASE, REVIVE,
-    SPECIALS, TEAMS,
+    BLUE, BOUT, BOUT_OVER, CAPTURED_SIDES, COIN, FIRST, FREEZE, FREEZING, GAME_OVER, HEALER,
+    HEALING, HOW_FIRST, KING, KINDS, LAST_CLAIMED, LAST_FLICK, LAST_HELM, LASTS, LOG_MAX,
+    MAX_COUNT, MAX_EXTRA, PHASES, PLAYERS, RED, RELEASE, REVIVE, SKULK, SPECIALS, TEAMS,
 )
 from boardside.mode import ModeError
 from boardside.saved import Fields, is_int

@@ -13,7 +13,7 @@ from boardside import cubequest as cq
 from boardside import font, icons
 from boardside.canvas import DIM, GREEN, GREY, RED, WHITE, YELLOW, kept_copy, scale
 from boardside.cubequest import BLUE, FREEZE, HEALER, KING, KINDS, SKULK
-from boardside.cubequest import game as gm
+from boardside import cubequest as gm
 
 # "One player plays the red cubes, the other plays blue." Red is the canvas's red;
 # the blue has as much green in it as makes it as bright to the eye as the red

@@ -13,7 +13,7 @@ told apart three ways, each enough alone: the colour, the colour's pattern
 from boardside import qubo
 from boardside.canvas import BLACK, DIM, GREEN, GREY, RED, WHITE, YELLOW
 from boardside.mode import ModeError
-from boardside.qubo import game as qg
+from boardside import qubo as qg
 
 # The LED colour of each palette entry, as the canvas takes it.
 COLOURS = tuple((c[1][0] << 16) | (c[1][1] << 8) | c[1][2] for c in qubo.PALETTE)

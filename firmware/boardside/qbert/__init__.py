@@ -1,8 +1,9 @@
 """Q*bert (Parker Brothers, 1983): the characters, the dice and the house rules.
 
-The match itself (roll-off, turns, the secret tube, pegs, falls, rounds, the roll
-log) is the state machine in ``boardside.qbert.match``; the buttons and the LEDs
-are ``boardside.modes.qbert``. Quotes in comments are from the English rules.
+The match itself (roll-off, turns, the secret tube, pegs, falls, rounds) is the
+state machine in ``boardside.qbert.match``, its roll log ``boardside.qbert.log``;
+the buttons and the LEDs are ``boardside.modes.qbert``. Quotes in comments are from
+the English rules.
 """
 
 from boardside import dice
@@ -47,6 +48,19 @@ MAX_FACES = 20
 # player moves nothing this turn.
 OUT_RULES = ("reroll", "lose_turn")
 DEFAULT_OUT_RULE = "reroll"
+
+# The phases of a match (boardside.qbert.match says what each one waits for).
+ROLLOFF = "rolloff"
+DROP = "drop"
+MOVE = "move"
+NASTY = "nasty"
+REVEAL = "reveal"
+ESCAPE = "escape"
+BONUS = "bonus"
+ROUND_OVER = "round_over"
+MATCH_OVER = "match_over"
+PHASES = (ROLLOFF, DROP, MOVE, NASTY, REVEAL, ESCAPE, BONUS, ROUND_OVER, MATCH_OVER)
+IN_ROUND = (DROP, MOVE, NASTY, REVEAL, ESCAPE, BONUS)
 
 
 def character(name):
@@ -108,6 +122,10 @@ def odds(faces):
 def face_name(face):
     """(4, 5) -> 'ugg/wrong_way'."""
     return "/".join(CHARACTERS[c] for c in face)
+
+
+def face_title(face):
+    return "/".join(TITLES[c] for c in face)
 
 
 def face_mask(face):

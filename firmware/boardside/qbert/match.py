@@ -14,37 +14,20 @@ A capture or the last peg ends the round (ROUND_OVER); after round 2, MATCH_OVER
 
 The hidden roll is committed when dropped: nothing can roll or change it until it
 is revealed, and ``public()`` / ``log_entry()`` never contain it before then.
-Every roll goes into the log. Refused requests raise ModeError and change nothing.
-
-The roll log is the record that settles disputes, so it is a hash chain: every
-entry carries ``link``, 30 bits of SHA-256 over the previous link and the
-entry's fixed fields (the rolled value among them). Players who note the last link
-at the end of a match can tell later whether any entry before it was changed; the
-device checks the chain at restore. Reads of the hidden roll over USB, settings
-changed during the match and restores the device cannot vouch for are entries too.
+Every roll goes into the roll log, a hash chain (boardside.qbert.log). Refused
+requests raise ModeError and change nothing.
 """
 
-from array import array
-
-from boardside.digest import sha256
 from boardside.mode import ModeError
-from boardside.saved import Fields, is_int
 from boardside.qbert import (
-    CHARACTERS, FALLS_TO_OUT, MAX_FACES, OUT_RULES, PEGS, TITLES, face_mask, face_name,
-    mask_face, roll_face, roll_steps, roll_tube,
+    BONUS, CHARACTERS, DROP, ESCAPE, FALLS_TO_OUT, IN_ROUND, MATCH_OVER, MOVE, NASTY, OUT_RULES,
+    PEGS, REVEAL, ROLLOFF, ROUND_OVER, TITLES, face_mask, face_title, roll_face, roll_steps,
+    roll_tube,
 )
-
-ROLLOFF = "rolloff"
-DROP = "drop"
-MOVE = "move"
-NASTY = "nasty"
-REVEAL = "reveal"
-ESCAPE = "escape"
-BONUS = "bonus"
-ROUND_OVER = "round_over"
-MATCH_OVER = "match_over"
-PHASES = (ROLLOFF, DROP, MOVE, NASTY, REVEAL, ESCAPE, BONUS, ROUND_OVER, MATCH_OVER)
-IN_ROUND = (DROP, MOVE, NASTY, REVEAL, ESCAPE, BONUS)
+from boardside.qbert.log import (
+    ALL_USED, CHARACTER, ESCAPED, FORFEITED, GREEN, HIDDEN, LOG_MAX, NOTE, NOTES, READ,
+    READ_HANDED_OVER, READ_USB, ROLL_OFF, ROUND_END, SETTING, SHOWN, STEPS, TUBE, Log, link,
+)
 
 WAITING = {
     ROLLOFF: "the roll-off", DROP: "Q*bert to drop the die", MOVE: "Q*bert's move",
@@ -53,205 +36,11 @@ WAITING = {
     ROUND_OVER: "the next round", MATCH_OVER: "a new match",
 }
 
-# Log entries are small lists: [game, round, turn, kind, value, a, b, link]
-ROLL_OFF = 0   # value: d6; a: player
-TUBE = 1       # value: d8; a: outcome (below); b: spaces Q*bert used, -1 unknown
-CHARACTER = 2  # value: face number; a: character moved, -1 out; b: the face (bit mask)
-STEPS = 3      # value: the nasty six-sided die
-READ = 4       # value: seconds since power-up; a: READ_USB or READ_HANDED_OVER
-SETTING = 5    # value: 0; b: "key=value" (text)
-NOTE = 6       # value: 0; a: why the restored match could not be vouched for (NOTES)
-KINDS = ("roll-off", "tube", "character", "steps", "read", "setting", "unverified")
-DIE_OF_KIND = ("d6", "d8", "character", "d6", "d8", "", "")
-FOR_OF_KIND = ("roll-off", "tube", "nasty", "nasty", "tube", "", "")
-ROLLS = (ROLL_OFF, TUBE, CHARACTER, STEPS)
-READ_USB = 0          # the hidden roll was read over USB (setting qbert.usb_peek)
-READ_HANDED_OVER = 1  # the board went to a computer while the roll was hidden
-READ_HOW = ("usb", "handed_over")
-NOTES = ("handed_over", "changed", "old_format")
-
-# outcomes of a tube roll (entry field a)
-HIDDEN = 0       # still under the tube
-SHOWN = 1        # lifted, escape moves not settled yet
-ESCAPED = 2      # Q*bert was in danger and used his escape moves
-FORFEITED = 3    # escape moves left but no danger: "cannot use the moves left"
-ALL_USED = 4     # Q*bert moved the whole roll, nothing left
-GREEN = 5        # Q*bert landed on Green Ball: another turn
-ROUND_END = 6    # the round ended (capture, last peg) with this roll on the table
-OUTCOMES = ("hidden", "shown", "escaped", "forfeited", "all_used", "green_ball", "round_end")
-
-LOG_MAX = 256    # entries kept, the oldest go first (a turn logs about three rolls)
-
 STATE = ("phase", "game", "rolloff", "first", "round", "turn", "pegs", "round_reason",
          "resume_phase", "winner", "falls", "homes", "fall_log", "tube", "tube_shown",
          "tube_entry", "used", "in_danger", "face", "face_chars", "steps", "mover", "choices",
          "nasty_out", "turn_lost", "char_entry", "log", "tube_reads", "unverified",
          "previous")
-
-
-def link(prev, e):
-    """The chain value of log entry ``e`` after the entry whose link is ``prev``:
-    30 bits of SHA-256 (a small int) over prev and the entry's fixed fields (outcomes that are
-    filled in later, a roll's a and b, are not part of it)."""
-    text = "%d %d %d %d %d %d" % (prev, e[0], e[1], e[2], e[3], e[4])
-    if e[3] > STEPS:
-        text = "%s %d %s" % (text, e[5], e[6])
-    d = sha256(text.encode()).digest()
-    return (d[0] << 24 | d[1] << 16 | d[2] << 8 | d[3]) & 0x3FFFFFFF  # a small int on MicroPython
-
-
-# A log entry [game, round, turn, kind, value, a, b, link] packed into four words of
-# an array of ints, each a small int below 2**30 so that reading it allocates nothing
-# on MicroPython: 16 bytes an entry instead of 48 for a list.
-#   word 0  the link
-#   word 1  value
-#   word 2  game | round << 21 | kind << 23 | (a + 1) << 26
-#   word 3  turn | (b + 1) << 21
-# An entry that does not fit (a setting's text, numbers only an edited save holds) is
-# "wide": word 2 is -1 and its seven fields are kept as a list in Log.wide, by number.
-GROW = 16          # entries the array grows by, up to LOG_MAX
-HIDDEN_TUBE = TUBE | (HIDDEN + 1) << 3   # word 2 >> 23 of a roll still under the tube
-
-
-class Log:
-    """The roll log: at most LOG_MAX entries, the oldest dropped first (a ring once
-    full). Entries are numbered from the first of the match: ``dropped`` went before
-    the oldest kept (i = 0), whose predecessor's link is ``base``. A link is worked out
-    when first needed (a view, the save, the head), not when the entry is made, so a
-    button press that rolls does no SHA-256: the first ``linked`` entries have theirs."""
-
-    missing = 0  # at restore: number of the first entry saved without its link, 0 none
-
-    def __init__(self, dropped=0, base=0):
-        self.words = array("i")
-        self.cap = 0          # entries the array holds
-        self.start = 0        # slot of the oldest entry
-        self.n = 0            # entries kept
-        self.dropped = dropped
-        self.base = base
-        self.linked = 0
-        self.wide = {}
-
-    def __len__(self):
-        return self.n
-
-    def _slot(self, i):
-        s = self.start + i
-        return 4 * (s - self.cap if s >= self.cap else s)
-
-    def add(self, e, link_value=-1):
-        """Append an entry (a list of its seven fields); returns its number. Its link is
-        to come, or ``link_value`` (a restored entry, all before it linked)."""
-        if self.n == LOG_MAX:
-            if not self.linked:
-                self.link_all()
-            self.base = self.words[self._slot(0)]
-            self.wide.pop(self.dropped, None)
-            self.dropped += 1
-            self.start = (self.start + 1) % self.cap
-            self.n -= 1
-            self.linked -= 1
-        elif self.n == self.cap:  # never full while it can grow, so start is 0
-            more = min(GROW, LOG_MAX - self.cap)
-            self.words.extend(array("i", range(4 * more)))
-            self.cap += more
-        number = self.dropped + self.n
-        p = self._slot(self.n)
-        self._put(p, number, e)
-        self.n += 1
-        if link_value >= 0:
-            self.words[p] = link_value
-            self.linked = self.n
-        return number
-
-    def _put(self, p, number, e):
-        """The fields e[0:7] of entry ``number`` into slot p (the link word aside)."""
-        w = self.words
-        a = e[5]
-        b = e[6]
-        if (0 <= e[0] < 0x200000 and 0 <= e[1] < 4 and 0 <= e[2] < 0x200000 and e[3] != SETTING
-                and 0 <= e[4] < 0x40000000 and -1 <= a < 15 and -1 <= b < 127):
-            w[p + 1] = e[4]
-            w[p + 2] = e[0] | e[1] << 21 | e[3] << 23 | (a + 1) << 26
-            w[p + 3] = e[2] | (b + 1) << 21
-            if self.wide:
-                self.wide.pop(number, None)
-        else:
-            w[p + 2] = -1
-            self.wide[number] = [e[0], e[1], e[2], e[3], e[4], a, b]
-
-    def _raw(self, i):
-        """Entry i as a new list of eight, its link maybe still to come."""
-        p = self._slot(i)
-        w = self.words
-        x = w[p + 2]
-        if x < 0:
-            e = self.wide[self.dropped + i]
-            return [e[0], e[1], e[2], e[3], e[4], e[5], e[6], w[p]]
-        y = w[p + 3]
-        return [x & 0x1FFFFF, (x >> 21) & 3, y & 0x1FFFFF, (x >> 23) & 7, w[p + 1],
-                ((x >> 26) & 15) - 1, ((y >> 21) & 127) - 1, w[p]]
-
-    def entry(self, i):
-        """Entry i (0 = oldest kept) as saved: [game, round, turn, kind, value, a, b, link]."""
-        if i >= self.linked:
-            self.link_all()
-        return self._raw(i)
-
-    def lists(self):
-        """Every entry as saved, oldest first."""
-        self.link_all()
-        out = [None] * self.n
-        for i in range(self.n):
-            out[i] = self._raw(i)
-        return out
-
-    def set_outcome(self, number, a, b=None):
-        """Fill in entry ``number``'s a, and b unless None: a roll's outcome, not part of
-        its link. An entry already dropped from the log is gone: nothing to fill in."""
-        i = number - self.dropped
-        if number < 0 or i < 0:
-            return
-        s = self.start + i  # (_slot, inline: this runs on the press that lifts the tube)
-        p = 4 * (s - self.cap if s >= self.cap else s)
-        w = self.words
-        x = w[p + 2]
-        if x >= 0 and -1 <= a < 15 and (b is None or -1 <= b < 127):  # packed, stays so
-            w[p + 2] = (x & 0x3FFFFFF) | (a + 1) << 26
-            if b is not None:
-                w[p + 3] = (w[p + 3] & 0x1FFFFF) | (b + 1) << 21
-            return
-        e = self._raw(i)
-        e[5] = a
-        if b is not None:
-            e[6] = b
-        self._put(p, number, e)
-
-    def link_all(self):
-        """Work out the links still to come, in order."""
-        w = self.words
-        prev = w[self._slot(self.linked - 1)] if self.linked else self.base
-        while self.linked < self.n:
-            prev = link(prev, self._raw(self.linked))
-            w[self._slot(self.linked)] = prev
-            self.linked += 1
-
-    def head(self):
-        """The link of the newest entry, ``base`` when empty."""
-        return self.entry(self.n - 1)[7] if self.n else self.base
-
-    def public_upto(self):
-        """How many entries come before the first roll still under the tube."""
-        w = self.words
-        for i in range(self.n):
-            x = w[self._slot(i) + 2]
-            if x < 0:
-                e = self.wide[self.dropped + i]
-                if e[3] == TUBE and e[5] == HIDDEN:
-                    return i
-            elif x >> 23 == HIDDEN_TUBE:
-                return i
-        return self.n
 
 
 class Match:
@@ -415,43 +204,7 @@ class Match:
         """Public view of log entry i (0 = oldest kept): a hidden roll has no value.
         ``upto``: public_upto(log) when the caller has it already."""
         log = self.log if log is None else log
-        e = log.entry(i)
-        kind = e[3]
-        d = {"n": i + 1, "game": e[0], "round": e[1], "turn": e[2], "kind": KINDS[kind]}
-        if i < (log.public_upto() if upto is None else upto):
-            d["link"] = "%08x" % e[7]
-        if log is self.log:
-            d["n"] += self.log_dropped
-        if kind == READ:
-            d["seconds"] = e[4]
-            d["how"] = READ_HOW[e[5]]
-            return d
-        if kind == SETTING:
-            d["setting"] = e[6]
-            return d
-        if kind == NOTE:
-            d["unverified"] = NOTES[e[5]]
-            return d
-        d["die"] = DIE_OF_KIND[kind]
-        d["for"] = FOR_OF_KIND[kind]
-        if kind == TUBE and e[5] == HIDDEN:
-            d["hidden"] = True
-            return d
-        d["value"] = e[4]
-        if kind == ROLL_OFF:
-            d["player"] = e[5]
-        elif kind == TUBE:
-            d["outcome"] = OUTCOMES[e[5]]
-            if e[6] >= 0:
-                d["spaces"] = e[6]
-                d["escape_moves"] = e[4] - e[6]
-        elif kind == CHARACTER:
-            d["face"] = face_name(mask_face(e[6]))
-            if e[5] >= 0:
-                d["moves"] = CHARACTERS[e[5]]
-            else:
-                d["out"] = True
-        return d
+        return log.view(i, upto, log is self.log)
 
     # -- the roll-off ------------------------------------------------------------------
     def roll_off(self):
@@ -831,248 +584,15 @@ class Match:
         d = dict(p)
         d["log"] = p["log"].lists()
         return d
-
     def from_dict(self, d):
         """Inverse of to_dict(); ValueError (and no change) on data that does not fit."""
+        from boardside.qbert.saved import load  # only needed at a restore
+
         other = Match(self.rng)
         try:
-            other._load(d)
+            load(other, d)
         except (KeyError, TypeError, IndexError, AttributeError) as e:
             raise ValueError("saved Q*bert match is damaged: %r" % (e,))
         for name in STATE:
             setattr(self, name, getattr(other, name))
         self.chain_break = other.chain_break
-
-    def _load(self, d):
-        """Load a saved match, checking what it means, not only its types: every
-        field in range, and the fields agreeing with each other and with the phase
-        (a match that could not have been played raises ValueError)."""
-        f = Fields(d, "saved Q*bert match")
-        bad, num, flag, ints = f.bad, f.num, f.flag, f.ints
-
-        n_chars = len(CHARACTERS)
-        phase = d["phase"]
-        if phase not in PHASES:
-            bad("unknown phase")
-        self.phase = phase
-        self.game = num("game", 1, 1 << 20)
-        self.rolloff = ints("rolloff", 2, 0, 6)
-        self.first = num("first", 0, 2)
-        self.round = num("round", 0, 2)
-        self.turn = num("turn", 0, 1 << 20)
-        self.pegs = ints("pegs", 2, 0, PEGS)
-        self.round_reason = d["round_reason"]
-        self.resume_phase = d["resume_phase"]
-        if phase == ROUND_OVER:
-            if self.round_reason not in ("captured", "pegs") or self.resume_phase not in IN_ROUND:
-                bad("a round end without its reason")
-        elif self.round_reason != "" or self.resume_phase != "":
-            bad("a round end reason outside the round end")
-        self.winner = num("winner", 0, 2)
-        r = self.rolloff
-        if self.first:
-            if not r[0] or not r[1] or r[self.first - 1] <= r[2 - self.first]:
-                bad("the first player does not match the roll-off")
-        elif r[0] and r[1] and r[0] != r[1]:
-            bad("a decided roll-off without a first player")
-        if phase == ROLLOFF:
-            if self.round or self.turn:
-                bad("a round during the roll-off")
-        elif not self.first:
-            bad("a round without a Q*bert player")
-        elif phase == MATCH_OVER:
-            if self.round != 2:
-                bad("a match over before round 2")
-        elif not 1 <= self.round <= 2 or not self.turn:
-            bad("a round number or turn out of range")
-        p1, p2 = self.pegs
-        if phase == MATCH_OVER:
-            if self.winner != (1 if p1 > p2 else 2 if p2 > p1 else 0):
-                bad("the winner does not match the pegs")
-        elif self.winner:
-            bad("a winner before the match is over")
-        self.falls = ints("falls", n_chars, 0, 2)
-        self.homes = ints("homes", n_chars, 0, 1 << 20)
-        pursued = [0] * n_chars
-        homed = [0] * n_chars
-        self.fall_log = []
-        for f in d["fall_log"]:
-            if (not isinstance(f, list) or len(f) != 2 or not is_int(f[0])
-                    or not 0 <= f[0] < n_chars or f[1] not in (True, False)):
-                bad("bad fall record")
-            if f[1]:
-                pursued[f[0]] += 1
-            else:
-                homed[f[0]] += 1
-            self.fall_log.append([f[0], f[1]])
-        for c in range(n_chars):
-            if self.falls[c] > FALLS_TO_OUT[c] or pursued[c] != self.falls[c] \
-                    or homed[c] != self.homes[c]:
-                bad("falls that do not match the fall records")
-        self.tube = num("tube", 0, 8)
-        self.tube_shown = flag("tube_shown")
-        self.used = num("used", 0, 8)
-        self.in_danger = flag("in_danger")
-        self.tube_reads = num("tube_reads", 0, 1 << 20) if "tube_reads" in d else 0
-        self.face = num("face", 0, MAX_FACES)
-        self.face_chars = tuple(ints("face_chars", -1, 0, n_chars - 1))
-        self.steps = num("steps", 0, 6)
-        self.mover = num("mover", -1, n_chars - 1)
-        self.choices = tuple(ints("choices", -1, 0, n_chars - 1))
-        self.nasty_out = flag("nasty_out")
-        self.turn_lost = flag("turn_lost")
-        dropped = num("log_dropped", 0, 1 << 30)
-        base = num("base_link", 0, 1 << 30) if "base_link" in d else 0
-        self.unverified = flag("unverified") if "unverified" in d else False
-        self.log = self._load_log(d["log"], dropped, base)
-        self.chain_break = self.broken_link()
-        if self.log.missing and not 0 < self.chain_break < self.log.missing:
-            self.chain_break = self.log.missing  # a link missing is a break too
-        if not self.tube:
-            if self.tube_shown or self.used or self.tube_reads:
-                bad("an empty tube that was shown or used")
-        elif self.used > self.tube:
-            bad("more spaces used than rolled")
-        if self.tube_reads and (not self.tube or self.tube_shown):
-            bad("reads of a roll that is not hidden")
-        in_turn = (MOVE, NASTY, REVEAL, ESCAPE, BONUS)
-        if phase in in_turn and not self.tube:
-            bad("a turn in progress without a roll")
-        if phase == DROP and (self.tube or self.face):
-            bad("a roll in the tube before the drop")
-        if phase in (MOVE, NASTY, REVEAL) and self.tube_shown:
-            bad("the roll shown before the tube was lifted")
-        if phase in (ESCAPE, BONUS) and not self.tube_shown:
-            bad("the escape without the roll shown")
-        if phase == MOVE and self.face:
-            bad("a nasty roll during Q*bert's move")
-        if phase == REVEAL and not self.face:
-            bad("the reveal before the nasty roll")
-        # the nasty roll
-        fc = self.face_chars
-        if not self.face:
-            if fc or self.steps or self.mover != -1 or self.choices or self.nasty_out \
-                    or self.turn_lost:
-                bad("a nasty roll without a face")
-        else:
-            if not fc or not self.steps:
-                bad("a face without its characters or steps")
-            for k in range(len(fc)):
-                if fc[k] in fc[k + 1:]:
-                    bad("a face naming a character twice")
-            if self.nasty_out:
-                if self.mover != -1 or self.choices:
-                    bad("a character moving on a face that is out")
-                for c in fc:
-                    if not self.is_out(c):
-                        bad("a face out although its character is in play")
-            elif self.mover not in fc or self.turn_lost:
-                bad("the mover is not on the face")
-            if self.choices:
-                if len(self.choices) < 2 or self.mover not in self.choices:
-                    bad("a choice without the mover")
-                for c in self.choices:
-                    if c not in fc:
-                        bad("a choice that is not on the face")
-        self.tube_entry = self._entry(d["tube_entry"], TUBE)
-        self.char_entry = self._entry(d["char_entry"], CHARACTER)
-        if self.tube:
-            e = self.log.entry(self.tube_entry - dropped) if self.tube_entry >= 0 else None
-            if e is None or e[4] != self.tube or (e[5] == HIDDEN) == self.tube_shown:
-                bad("the tube roll does not match its log entry")
-        elif self.tube_entry >= 0:
-            bad("a log entry for an empty tube")
-        if self.face:
-            e = self.log.entry(self.char_entry - dropped) if self.char_entry >= 0 else None
-            if e is None or e[4] != self.face or e[6] != face_mask(fc) or e[5] != self.mover:
-                bad("the nasty roll does not match its log entry")
-        elif self.char_entry >= 0:
-            bad("a log entry for a nasty roll not made")
-        prev = d["previous"] if "previous" in d else None
-        if prev is not None:
-            if not isinstance(prev, dict):
-                bad("the previous match is damaged")
-            for key, lo, hi in (("winner", 0, 2), ("game", 1, 1 << 20),
-                                ("log_dropped", 0, 1 << 30), ("head", 0, 1 << 30)):
-                if not is_int(prev[key]) or not lo <= prev[key] <= hi:
-                    bad("the previous match is damaged")
-            if (not isinstance(prev["pegs"], list) or len(prev["pegs"]) != 2
-                    or prev["unverified"] not in (True, False)):
-                bad("the previous match is damaged")
-            for x in prev["pegs"]:
-                if not is_int(x) or not 0 <= x <= PEGS:
-                    bad("the previous match is damaged")
-            prev = dict(prev)
-            prev["log"] = self._load_log(prev["log"], prev["log_dropped"], base)
-        self.previous = prev
-
-    def _load_log(self, entries, dropped, base):
-        """A saved log (lists of 7 or 8 fields) as a Log after ``dropped`` entries, the
-        chain starting from ``base``. An entry without its link gets one (so the entries
-        after it are checked against it), but the first such is a break in the chain
-        (``Log.missing``): dropping the links from an edited entry on must not hide
-        the edit."""
-        if not isinstance(entries, list) or len(entries) > LOG_MAX:
-            raise ValueError("saved Q*bert match: the log is not a list of at most %d"
-                             % LOG_MAX)
-        log = Log(dropped, base)
-        prev = base
-        for i in range(len(entries)):
-            e = entries[i]
-            if not isinstance(e, list) or len(e) not in (7, 8):
-                raise ValueError("saved Q*bert match: bad log entry")
-            kind = e[3] if isinstance(e[3], int) else -1
-            for k in range(len(e)):
-                x = e[k]
-                if k == 6 and kind == SETTING:
-                    if not isinstance(x, str) or len(x) > 60:
-                        raise ValueError("saved Q*bert match: bad log entry")
-                elif not isinstance(x, int) or x is True or x is False:
-                    raise ValueError("saved Q*bert match: bad log entry")
-            if not 0 <= kind < len(KINDS) or not _entry_fits(e):
-                raise ValueError("saved Q*bert match: log entry out of range")
-            if len(e) == 8:
-                prev = e[7]
-            else:
-                prev = link(prev, e)
-                if not log.missing:
-                    log.missing = dropped + i + 1
-            log.add(e, prev)  # (never more than LOG_MAX: nothing is dropped)
-        return log
-
-    def _entry(self, i, kind):
-        """The number of the entry a saved index names, -1 for none."""
-        if not isinstance(i, int) or i is True or i is False or i < 0:
-            return -1
-        if i >= len(self.log):
-            raise ValueError("saved Q*bert match: log entry %d is missing" % i)
-        if self.log.entry(i)[3] != kind:
-            raise ValueError("saved Q*bert match: log entry %d is not a %s roll"
-                             % (i, KINDS[kind]))
-        return self.log.dropped + i
-
-
-def _entry_fits(e):
-    kind, value, a, b = e[3], e[4], e[5], e[6]
-    if not (1 <= e[0] and 0 <= e[1] <= 2 and e[2] >= 0):
-        return False
-    if len(e) == 8 and not 0 <= e[7] < (1 << 30):
-        return False
-    if kind == ROLL_OFF:
-        return 1 <= value <= 6 and a in (1, 2)
-    if kind == TUBE:
-        return 1 <= value <= 8 and 0 <= a < len(OUTCOMES) and -1 <= b <= value
-    if kind == CHARACTER:
-        return 1 <= value <= MAX_FACES and -1 <= a < len(CHARACTERS) and 0 < b < 64
-    if kind == STEPS:
-        return 1 <= value <= 6
-    if kind == READ:
-        return value >= 0 and 0 <= a < len(READ_HOW)
-    if kind == SETTING:
-        return value == 0
-    return value == 0 and 0 <= a < len(NOTES)
-
-
-def face_title(face):
-    return "/".join(TITLES[c] for c in face)
-

@@ -2,8 +2,10 @@
 and the house rules.
 
 The game itself (set-up, turns, the last card, the final round, the result and the
-history of every turn) is the state machine in ``boardside.qubo.game``; it knows
-nothing of buttons or LEDs. Quotes in comments are from the English rules.
+history of every turn) is the state machine in ``boardside.qubo.game``, what its
+entries add up to ``boardside.qubo.tally``; they know nothing of buttons or LEDs.
+Their phases and entries are named here. Quotes in comments are from the English
+rules.
 """
 
 from boardside.mode import ModeError
@@ -102,3 +104,40 @@ def check_rule(name, value):
                         % (name, ", ".join(sorted(RULES))))
     if value not in RULES[name]:
         raise ModeError("qubo.%s is one of: %s" % (name, ", ".join(RULES[name])))
+
+
+# -- a game (boardside.qubo.game) -------------------------------------------------
+# Its phases.
+SETUP = "setup"
+PLAY = "play"
+OVER = "over"
+PHASES = (SETUP, PLAY, OVER)
+
+CHOSEN = "chosen"   # the players set the starting player ("The youngest player")
+RANDOM = "random"   # the device drew the starting player
+FIRST_BY = (CHOSEN, RANDOM)
+
+# History entries are tuples (kind, player, a, b, c).
+PLACE = 0  # a card from the hand placed; a, b, c: small squares, rectangles, large squares
+MOVE = 1   # a card in the play area moved; a, b, c as for PLACE
+PASS = 2   # "Discard a card from your hand and take a new card from the deck."; no score
+LAST = 3   # the players told the device the last card was drawn; player: who drew it
+PILE = 4   # the players counted the cards left in the pile: a (player 0)
+OTHER = 5  # shapes the last turn formed in another player's colour (house rule
+#            others_shapes "owner"); player: the player of that colour; a, b, c as PLACE
+KINDS = ("place", "move", "pass", "last_card", "pile", "shapes")
+TURNS = (PLACE, MOVE, PASS)
+# Cards a turn of each kind draws while the pile lasts. "After your turn, you fill up
+# your hand to 4 cards": a placed card leaves 3 in the hand, so one is drawn; a moved
+# card leaves the hand full, so none; a pass discards one and takes one.
+DRAWS = (1, 0, 1)
+
+# How a finished game was decided (``by`` in the result).
+BY_TEN = "ten"              # "The game ends immediately when a player reaches 10 points"
+BY_POINTS = "points"        # "The player with the most points wins the game."
+BY_LARGE = "large_squares"  # "the tying player with the most large squares wins"
+BY_SHARED = "shared"        # "the tying players share victory"
+
+# Entries kept for undo and the history; older ones are added into the base tally.
+# A game rarely has a hundred turns: the deck runs out first.
+HISTORY_MAX = 200

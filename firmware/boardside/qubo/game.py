@@ -21,33 +21,12 @@ beside their colour and pattern.
 from boardside import dice
 from boardside.mode import ModeError
 from boardside.qubo import (
-    COLOURS, DEFAULT_RULES, MAX_DECK, MAX_PLAYERS, MAX_SHAPES, MIN_PLAYERS, PALETTE,
-    PATTERNS, RULES, WIN_POINTS, check_rule, colour_index, deal, points,
+    CHOSEN, COLOURS, DEFAULT_RULES, HISTORY_MAX, KINDS, LAST, MAX_DECK, MAX_PLAYERS, MIN_PLAYERS,
+    OTHER, OVER, PALETTE, PATTERNS, PILE, PLAY, RANDOM, SETUP, TURNS, check_rule, colour_index,
+    deal, points,
 )
-
-SETUP = "setup"
-PLAY = "play"
-OVER = "over"
-PHASES = (SETUP, PLAY, OVER)
-
-CHOSEN = "chosen"   # the players set the starting player ("The youngest player")
-RANDOM = "random"   # the device drew the starting player
-FIRST_BY = (CHOSEN, RANDOM)
-
-# History entries are tuples (kind, player, a, b, c).
-PLACE = 0  # a card from the hand placed; a, b, c: small squares, rectangles, large squares
-MOVE = 1   # a card in the play area moved; a, b, c as for PLACE
-PASS = 2   # "Discard a card from your hand and take a new card from the deck."; no score
-LAST = 3   # the players told the device the last card was drawn; player: who drew it
-PILE = 4   # the players counted the cards left in the pile: a (player 0)
-OTHER = 5  # shapes the last turn formed in another player's colour (house rule
-#            others_shapes "owner"); player: the player of that colour; a, b, c as PLACE
-KINDS = ("place", "move", "pass", "last_card", "pile", "shapes")
-TURNS = (PLACE, MOVE, PASS)
-# Cards a turn of each kind draws while the pile lasts. "After your turn, you fill up
-# your hand to 4 cards": a placed card leaves 3 in the hand, so one is drawn; a moved
-# card leaves the hand full, so none; a pass discards one and takes one.
-DRAWS = (1, 0, 1)
+from boardside.qubo.tally import Scoring, Tally
+from boardside.saved import is_int
 
 WHY_NOT = {
     SETUP: "the game has not started yet",
@@ -55,48 +34,8 @@ WHY_NOT = {
     OVER: "the game is over (undo takes back its last entry)",
 }
 
-# How a finished game was decided (``by`` in the result).
-BY_TEN = "ten"              # "The game ends immediately when a player reaches 10 points"
-BY_POINTS = "points"        # "The player with the most points wins the game."
-BY_LARGE = "large_squares"  # "the tying player with the most large squares wins"
-BY_SHARED = "shared"        # "the tying players share victory"
 
-# Entries kept for undo and the history; older ones are added into the base tally.
-# A game rarely has a hundred turns: the deck runs out first.
-HISTORY_MAX = 200
-
-
-def _is_int(v):
-    return isinstance(v, int) and v is not True and v is not False
-
-
-class Tally:
-    """What the entries add up to. ``final_end`` is the number of turns after which
-    the final round is finished (0 before the last card is drawn)."""
-
-    def __init__(self, players, pile):
-        self.scores = [0] * players
-        self.large = [0] * players   # large squares: the tie-break
-        self.turns = 0               # turns played since the deal
-        self.pile = pile             # cards left to draw; None when not counted
-        self.final_end = 0
-        self.last_by = 0             # the player who drew the last card
-        self.winners = []            # the result: empty until the game is over
-        self.by = ""
-
-    def copy(self):
-        t = Tally(0, self.pile)
-        t.scores = list(self.scores)
-        t.large = list(self.large)
-        t.turns = self.turns
-        t.final_end = self.final_end
-        t.last_by = self.last_by
-        t.winners = list(self.winners)
-        t.by = self.by
-        return t
-
-
-class Game:
+class Game(Scoring):
     def __init__(self, rng=None):
         self.rng = rng               # only for a random starting player
         self.players = MIN_PLAYERS
@@ -125,7 +64,7 @@ class Game:
             raise ModeError("cannot %s: %s" % (what, WHY_NOT[self.phase]))
 
     def _player_number(self, player):
-        if not _is_int(player) or not 1 <= player <= self.players:
+        if not is_int(player) or not 1 <= player <= self.players:
             raise ModeError("players are numbered 1 to %d" % self.players)
         return player
 
@@ -133,7 +72,7 @@ class Game:
         """2 to 4 players. New players get the first free colours; a starting player
         beyond the new count becomes player 1."""
         self._need("change the players", SETUP)
-        if not _is_int(count) or not MIN_PLAYERS <= count <= MAX_PLAYERS:
+        if not is_int(count) or not MIN_PLAYERS <= count <= MAX_PLAYERS:
             raise ModeError("Qubo is for %d to %d players" % (MIN_PLAYERS, MAX_PLAYERS))
         colours = self.colours[:count]
         for i in range(len(PALETTE)):
@@ -176,7 +115,7 @@ class Game:
         """The starting player ("The youngest player is the starting player"), or 0 to
         have the device draw one at random when the game starts."""
         self._need("choose the starting player", SETUP)
-        if not (_is_int(player) and player == 0):
+        if not (is_int(player) and player == 0):
             self._player_number(player)
         self.first = player
         self.first_by = RANDOM if player == 0 else CHOSEN
@@ -186,7 +125,7 @@ class Game:
         the device counts the draws; 0 when the players will say when the last card
         is drawn."""
         self._need("set the deck size", SETUP)
-        if not _is_int(cards) or cards != 0 and not deal(self.players) < cards <= MAX_DECK:
+        if not is_int(cards) or cards != 0 and not deal(self.players) < cards <= MAX_DECK:
             raise ModeError("the deck size is 0 (not counted) or %d to %d cards: the deal"
                             " takes %d for %d players"
                             % (deal(self.players) + 1, MAX_DECK, deal(self.players),
@@ -272,128 +211,6 @@ class Game:
         if not self.final_round():
             return None
         return max(self.tally.final_end - self.tally.turns, 0) if self.phase == PLAY else 0
-
-    # -- entries --------------------------------------------------------------------
-    def _check_turn(self, t, e):
-        kind, player, a, b, c = e
-        on_turn = self.player_of(t.turns)
-        if player != on_turn:
-            raise ModeError("it is player %d's turn, not player %s's" % (on_turn, player))
-        for x, name in ((a, "small squares"), (b, "rectangles"), (c, "large squares")):
-            if not _is_int(x) or not 0 <= x <= MAX_SHAPES:
-                raise ModeError("%s: a whole number from 0 to %d" % (name, MAX_SHAPES))
-        if kind == PASS and (a or b or c):
-            raise ModeError("a pass scores nothing: it is a turn with no shapes")
-
-    def _apply(self, t, e):
-        """Check entry ``e`` against tally ``t`` and add it in. ModeError, with ``t``
-        unchanged, when the rules do not allow it."""
-        if not isinstance(e, tuple) or len(e) != 5:
-            raise ModeError("an entry is (kind, player, a, b, c)")
-        kind, player, a, b, c = e
-        if t.winners:
-            raise ModeError("the game is over")
-        if kind in TURNS:
-            self._check_turn(t, e)
-            i = player - 1
-            t.scores[i] += points(a, b, c)
-            t.large[i] += c  # "a running tally of each player's large squares"
-            t.turns += 1
-            if t.scores[i] >= WIN_POINTS and (
-                    not t.final_end or self.rules["final_round_win"] == "instant"):
-                # "The game ends immediately when a player reaches 10 points or more.
-                # That player wins the game." The points come with the placement, the
-                # draw only "After your turn", so a win ends the game before it.
-                t.winners = [player]
-                t.by = BY_TEN
-                return
-            if t.pile and DRAWS[kind]:
-                t.pile -= 1
-                if t.pile == 0 and not t.final_end:
-                    # "The end of the game is also activated when a player takes the
-                    # last card from the draw pile."
-                    self._last_card_drawn(t, player)
-            self._round_end(t)
-        elif kind == LAST:
-            if t.final_end:
-                raise ModeError("the last card was already drawn by player %d" % t.last_by)
-            if not t.turns:
-                raise ModeError("no card has been drawn yet: the first draw follows the"
-                                " first turn")
-            drew = self.player_of(t.turns - 1)
-            if player != drew or a or b or c:
-                raise ModeError("the last card is drawn by the player of the last turn, %d"
-                                % drew)
-            if t.pile is not None:
-                t.pile = 0  # the players' word stands over the count
-            self._last_card_drawn(t, player)
-            self._round_end(t)
-        elif kind == PILE:
-            most = self.deck - deal(self.players)
-            if not self.deck:
-                raise ModeError("no deck size was entered: tell the device when the last"
-                                " card is drawn")
-            if t.final_end:
-                raise ModeError("the last card was already drawn")
-            if player != 0 or b or c or not _is_int(a) or not 1 <= a <= most:
-                raise ModeError("the pile holds 1 to %d cards (%d shuffled, %d dealt)"
-                                % (most, self.deck, deal(self.players)))
-            t.pile = a
-        elif kind == OTHER:
-            self._apply_other(t, e)
-        else:
-            raise ModeError("unknown entry kind %r" % (kind,))
-
-    def _apply_other(self, t, e):
-        kind, player, a, b, c = e
-        if self.rules["others_shapes"] != "owner":
-            raise ModeError("a shape in another player's colour scores for nobody (house "
-                            "rule qubo.others_shapes: owner counts it for that player)")
-        if not t.turns:
-            raise ModeError("no turn has been played yet")
-        by = self.player_of(t.turns - 1)
-        if not _is_int(player) or not 1 <= player <= self.players or player == by:
-            raise ModeError("shapes in another player's colour: a player other than %d, "
-                            "who played the last turn (their own shapes go with the turn)"
-                            % by)
-        for x, name in ((a, "small squares"), (b, "rectangles"), (c, "large squares")):
-            if not _is_int(x) or not 0 <= x <= MAX_SHAPES:
-                raise ModeError("%s: a whole number from 0 to %d" % (name, MAX_SHAPES))
-        if not (a or b or c):
-            raise ModeError("no shapes to enter for player %d" % player)
-        i = player - 1
-        t.scores[i] += points(a, b, c)
-        t.large[i] += c
-        if t.scores[i] >= WIN_POINTS and (
-                not t.final_end or self.rules["final_round_win"] == "instant"):
-            # "The game ends immediately when a player reaches 10 points or more. That
-            # player wins the game."
-            t.winners = [player]
-            t.by = BY_TEN
-
-    def _last_card_drawn(self, t, player):
-        # "The round is finished and the player at the right of the startplayer may
-        # perform his turn as last": the round ends after a whole number of rounds of
-        # turns since the deal. When that player drew the last card, it ends now.
-        n = self.players
-        t.last_by = player
-        t.final_end = (t.turns + n - 1) // n * n
-
-    def _round_end(self, t):
-        if not t.final_end or t.turns < t.final_end:
-            return
-        # "All players tally their points. The player with the most points wins the
-        # game. If there is a tie, the tying player with the most large squares wins.
-        # If there is still a tie, the tying players share victory."
-        best = max(t.scores)
-        tied = [p for p in range(self.players) if t.scores[p] == best]
-        by = BY_POINTS
-        if len(tied) > 1:
-            most = max(t.large[p] for p in tied)
-            tied = [p for p in tied if t.large[p] == most]
-            by = BY_LARGE if len(tied) == 1 else BY_SHARED
-        t.winners = [p + 1 for p in tied]
-        t.by = by
 
     def _record(self, e):
         self._need("enter a turn" if e[0] in TURNS else "tell the device that", PLAY)
@@ -541,9 +358,9 @@ class Game:
         if self.tally is None:
             return []
         n = len(self.history)
-        if not _is_int(start) or start < 0:
+        if not is_int(start) or start < 0:
             raise ModeError("start is a whole number from 0")
-        if count is not None and not _is_int(count):
+        if count is not None and not is_int(count):
             raise ModeError("count is a whole number")
         stop = n if count is None else min(n, start + max(count, 0))
         out = []
@@ -578,7 +395,7 @@ class Game:
 
     def entry(self, i):
         """Kept entry ``i`` as a dict (see ``entries``)."""
-        if not _is_int(i) or not 0 <= i < len(self.history):
+        if not is_int(i) or not 0 <= i < len(self.history):
             raise ModeError("no entry %r: %d kept" % (i, len(self.history)))
         return self.entries(i, 1)[0]
 
@@ -655,9 +472,11 @@ class Game:
     def from_dict(self, d):
         """Inverse of to_dict(); ValueError (and no change) on data that does not fit or
         a game that could not have been played."""
+        from boardside.qubo.saved import load  # only needed at a restore
+
         other = Game(self.rng)
         try:
-            other._load(d)
+            load(other, d)
         except (KeyError, TypeError, IndexError, AttributeError) as e:
             raise ValueError("saved Qubo game is damaged: %r" % (e,))
         for name in ("players", "colours", "first", "first_by", "deck", "rules", "phase",
@@ -666,113 +485,3 @@ class Game:
         self._last = None
         self._before_last = None
         self._replaying = None
-
-    def _load(self, d):
-        def bad(what):
-            raise ValueError("saved Qubo game: %s" % what)
-
-        def num(v, key, lo, hi):
-            if not _is_int(v) or not lo <= v <= hi:
-                bad("'%s' out of range" % key)
-            return v
-
-        if not isinstance(d, dict):
-            bad("not a dict")
-        phase = d["phase"]
-        if phase not in PHASES:
-            bad("unknown phase")
-        n = num(d["players"], "players", MIN_PLAYERS, MAX_PLAYERS)
-        self.players = n
-        colours = d["colours"]
-        if not isinstance(colours, list) or len(colours) != n:
-            bad("not one colour per player")
-        for i in range(n):
-            num(colours[i], "colours", 0, len(PALETTE) - 1)
-            if colours[i] in colours[i + 1:]:
-                bad("two players with one colour")
-        self.colours = list(colours)
-        if d["first_by"] not in FIRST_BY:
-            bad("'first_by' is chosen or random")
-        self.first_by = d["first_by"]
-        lowest = 0 if phase == SETUP and self.first_by == RANDOM else 1
-        self.first = num(d["first"], "first", lowest, n)
-        if self.first == 0 and phase != SETUP:
-            bad("a game without a starting player")
-        if (self.first == 0) != (phase == SETUP and self.first_by == RANDOM):
-            bad("a random starting player not drawn")
-        deck = d["deck"]
-        if not _is_int(deck):
-            bad("'deck' is not a whole number")
-        if deck != 0:
-            num(deck, "deck", deal(n) + 1, MAX_DECK)
-        self.deck = deck
-        rules = d["rules"]
-        if not isinstance(rules, dict):
-            bad("house rules are not a dict")
-        self.rules = dict(DEFAULT_RULES)
-        for name in rules:
-            if name not in RULES or rules[name] not in RULES[name]:
-                bad("house rule %r" % (name,))
-            self.rules[name] = rules[name]
-        self.phase = phase
-        history = d["history"]
-        dropped = num(d["dropped"], "dropped", 0, 1 << 30)
-        base = d["base"]
-        if phase == SETUP:
-            if history or dropped or base is not None:
-                bad("turns before the game started")
-            return
-        if not isinstance(history, list) or len(history) > HISTORY_MAX:
-            bad("the history is not a list of at most %d entries" % HISTORY_MAX)
-        self.base = self._load_base(base, dropped, bad, num)
-        self.dropped = dropped
-        entries = []
-        for e in history:
-            if not isinstance(e, list) or len(e) != 5:
-                bad("an entry is not [kind, player, a, b, c]")
-            for x in e:
-                if not _is_int(x):
-                    bad("an entry holds something other than whole numbers")
-            entries.append(tuple(e))
-        t = self.base.copy()
-        for i in range(len(entries)):
-            try:
-                self._apply(t, entries[i])
-            except ModeError as err:
-                bad("entry %d could not have been played: %s" % (dropped + i + 1, err))
-        self.history = entries
-        self.tally = t
-        if (phase == OVER) != (len(t.winners) > 0):
-            bad("the phase does not match the entries (over: %s)" % (len(t.winners) > 0))
-
-    def _load_base(self, b, dropped, bad, num):
-        n = self.players
-        full = self.deck - deal(n) if self.deck else None
-        if not isinstance(b, dict):
-            bad("the base tally is missing")
-        t = Tally(n, full)
-        if not dropped:
-            fresh = {"scores": [0] * n, "large": [0] * n, "turns": 0, "pile": full}
-            for key in fresh:
-                if b[key] != fresh[key]:
-                    bad("a base tally other than the deal with nothing dropped")
-            return t
-        scores, large = b["scores"], b["large"]
-        if not isinstance(scores, list) or not isinstance(large, list) \
-                or len(scores) != n or len(large) != n:
-            bad("base scores are not one per player")
-        for p in range(n):
-            # nobody had won yet, and every large square brought 3 points
-            num(scores[p], "base scores", 0, WIN_POINTS - 1)
-            num(large[p], "base large squares", 0, scores[p] // 3)
-        t.scores = list(scores)
-        t.large = list(large)
-        t.turns = num(b["turns"], "base turns", 0, dropped)  # one entry, one turn at most
-        if full is None:
-            if b["pile"] is not None:
-                bad("a pile counted without a deck size")
-        else:
-            # the final round is never in the base: it is over long before the
-            # history could fill up after the last card
-            t.pile = num(b["pile"], "base pile", 1, full)
-        return t

@@ -28,7 +28,8 @@ move, so a device steps it from its main loop and keeps its frame rate.
 from boardside import dice
 
 from . import tables
-from .engine import _bfs, _trace, block_anchors
+from .search import _bfs, _trace
+from .walls import block_anchors
 from .notation import FENCES, SQUARES
 
 LEVELS = (1, 2, 3)
