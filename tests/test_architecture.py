@@ -94,3 +94,40 @@ def test_the_floors_cover_every_firmware_file():
     assert len(MODULES) > 60
     seen = {floor_of(m) for m in MODULES}
     assert seen == set(range(6))  # every floor the page names has files on it
+
+
+DEPTH_PROBE = r"""
+import sys
+sys.path.insert(0, sys.argv[1])
+deepest = [0]
+
+
+def audit(event, args):
+    if event == "exec":  # a module's body starts: count the firmware modules running
+        f, n = sys._getframe(1), 1
+        while f:
+            n += f.f_code.co_name == "<module>" and "boardside" in f.f_code.co_filename
+            f = f.f_back
+        deepest[0] = max(deepest[0], n)
+
+
+import boardside.app  # noqa: F401  (what is loaded before any mode)
+from boardside import modes
+sys.addaudithook(audit)
+modes.load(sys.argv[2])
+print(deepest[0])
+"""
+MAX_IMPORT_NESTING = 5  # module bodies running one inside another (7 ran out)
+
+
+def test_a_mode_loads_without_deep_nesting_of_imports():
+    """On the chip, a mode opened by a button ran out of C stack ("maximum recursion
+    depth exceeded") in its seventh module imported inside another: the registry
+    imports a mode's rules first, so no load nests more than MAX_IMPORT_NESTING."""
+    import subprocess
+    import sys
+    from boardside import modes
+    for name in modes.names():
+        out = subprocess.run([sys.executable, "-c", DEPTH_PROBE, FIRMWARE, name],
+                             capture_output=True, text=True, check=True).stdout
+        assert 1 <= int(out) <= MAX_IMPORT_NESTING, (name, out)

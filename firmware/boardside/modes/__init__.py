@@ -1,4 +1,5 @@
-"""The modes the menu offers, in menu order: (name, module, class).
+"""The modes the menu offers, in menu order: (name, module, class, menu label, icon,
+and the rules modules to import first).
 
 Modules are imported when a mode is opened, so the board only spends RAM on the
 game being played: the app parks the modes it leaves (App.park) and ``unload``
@@ -7,13 +8,20 @@ lets go of the modules they brought in.
 
 import sys
 
+# A mode's rules come in before the mode, each import from here: module inside module
+# inside module nests on the C stack, and a mode opened by a button starts deep in it
+# already (on the chip, seven levels from a press ran out: "maximum recursion depth").
 REGISTRY = (
-    ("dice", "boardside.modes.dice", "DiceMode", "DICE", "die"),
-    ("quoridor", "boardside.modes.quoridor", "QuoridorMode", "QUOR", "fence"),
-    ("pacman", "boardside.modes.pacman", "PacManMode", "PACM", "pacman"),
-    ("qbert", "boardside.modes.qbert", "QbertMode", "QBRT", "qbert"),
-    ("cubequest", "boardside.modes.cubequest", "CubeQuestMode", "CUBE", "king"),
-    ("qubo", "boardside.modes.qubo", "QuboMode", "QUBO", "qubo"),
+    ("dice", "boardside.modes.dice", "DiceMode", "DICE", "die", ()),
+    ("quoridor", "boardside.modes.quoridor", "QuoridorMode", "QUOR", "fence",
+     ("boardside.quoridor",)),
+    ("pacman", "boardside.modes.pacman", "PacManMode", "PACM", "pacman",
+     ("boardside.quoridor", "boardside.pacman.game")),
+    ("qbert", "boardside.modes.qbert", "QbertMode", "QBRT", "qbert",
+     ("boardside.qbert.match",)),
+    ("cubequest", "boardside.modes.cubequest", "CubeQuestMode", "CUBE", "king",
+     ("boardside.cubequest.game",)),
+    ("qubo", "boardside.modes.qubo", "QuboMode", "QUBO", "qubo", ("boardside.qubo.game",)),
 )
 
 
@@ -53,6 +61,8 @@ def load(name):
     if r[1] not in sys.modules:
         _loads[0] += 1
         _before[name] = (_loads[0], set(sys.modules))
+    for first in r[5] if len(r) > 5 else ():
+        __import__(first)
     module = __import__(r[1], None, None, [r[2]])
     return getattr(module, r[2])
 
