@@ -66,7 +66,10 @@ class App:
         self.last_input = 0        # when the last press, shake or request came
         self.swallowed = 0         # bit per button: the press that woke the panel
         self.instances = {}        # modes loaded, by name (normally just the open one)
-        self.parked = {}           # modes with a game but not loaded: their saved state
+        # modes with a game but not loaded: their saved state as JSON text, one string
+        # on the heap instead of a tree of dicts and lists (less for every collection
+        # to walk, and fewer bytes)
+        self.parked = {}
         self.unload = False        # the shell's choice: let go of a parked mode's modules
         self.current = None        # name of the active mode, None while in the menu
         self.menu_index = 0
@@ -167,7 +170,7 @@ class App:
             self.instances[name] = m
             state = self.parked.pop(name, None)
             if state is not None:
-                m.restore(state)  # its own save() made it: it fits
+                m.restore(json.loads(state))  # its own save() made it: it fits
         return m
 
     def known(self, name):
@@ -180,12 +183,12 @@ class App:
 
     def park(self, name):
         """Keep a loaded mode's game as saved state and let go of the mode (and its
-        modules, when ``unload`` is set). The state goes through JSON as on flash,
-        so restore() sees exactly what it would after a power cut."""
+        modules, when ``unload`` is set). The state is kept as JSON text, as on
+        flash, so restore() sees exactly what it would after a power cut."""
         m = self.instances.pop(name, None)
         if m is None:
             return
-        self.parked[name] = json.loads(json.dumps(m.save()))
+        self.parked[name] = json.dumps(m.save())
         if self.unload:
             registry.unload(name)
 
@@ -199,6 +202,7 @@ class App:
         if name != MENU_SCREEN:
             self.known(name)  # an unknown name is refused before anything changes
         self.settings_screen = None
+        self.prepared = None
         if name == MENU_SCREEN:
             if self.current is not None:
                 self.menu_index = self.mode_names.index(self.current)
@@ -413,6 +417,26 @@ class App:
             self.dirty = True
             self.changed = True
 
+    def prepare(self, button, now_ms):
+        """A button's contact has closed but is no press yet (the debouncer's minimum
+        press runs): get ready for it where that shows nothing and changes no state.
+        In the menu, A is about to open the entry under it: its code is imported now,
+        so the press itself only makes the mode. Called by the shell on every pass
+        while the contact holds; if it turns out a spike, the code stays loaded, as
+        after a visit to the mode, until another mode is opened."""
+        if button != A or self.current is not None or self.settings_screen is not None:
+            return
+        name = self.menu[self.menu_index]
+        if name == self.prepared:
+            return
+        self.prepared = name
+        if name == SETTINGS_SCREEN:
+            import boardside.settings_screen  # noqa: F401  (open_settings imports it)
+        elif name not in self.instances:
+            registry.load(name)
+
+    prepared = None  # the menu entry whose code prepare() imported last
+
     def menu_event(self, kind, button, now_ms):
         if kind != PRESS and kind != REPEAT:
             return
@@ -535,7 +559,7 @@ class App:
         if self.opening is not None:
             data["opening"] = self.opening
         for name, state in self.parked.items():
-            data["modes"][name] = state
+            data["modes"][name] = json.loads(state)
         for name, m in self.instances.items():
             data["modes"][name] = m.save()
         return data
@@ -585,7 +609,7 @@ class App:
                         registry.unload(name)
                     if name == screen:
                         raise
-                    self.parked[name] = state
+                    self.parked[name] = json.dumps(state)
                     continue
                 if unverified:
                     self.mode(name).unverified(unverified)
