@@ -163,6 +163,24 @@ def breakdown_press(chip, what, button, hold_ms, settle_ms, verbose=False):
             print("    %8s %s%s" % (at(t), n, " x%d" % k if k > 1 else ""))
 
 
+GC_STAGES = ("gc_collect", "gc_collect_start", "gc_collect_root",
+             "gc_helper_collect_regs_and_stack", "gc_collect_end")
+
+
+def breakdown_gc(chip):
+    """The collections while the mode is open and its screen rests: where each one's
+    time goes (the roots' marking, the stack's, the sweep in gc_collect_end)."""
+    chip.trace(GC_STAGES)
+    chip.traces.clear()
+    gcs = len(chip.gcs)
+    chip.advance(2500)
+    for start, ms in chip.gcs[gcs:]:
+        hits = [(t, n) for t, n in chip.traces if start <= t <= start + ms]
+        marks = ["%s %.2f" % (n.replace("gc_helper_collect_regs_and_stack", "stack"),
+                              t - start) for t, n in hits if n != "gc_collect"]
+        print("gc.collect() %.2f ms: %s, returned %.2f" % (ms, ", ".join(marks), ms))
+
+
 def breakdown(verbose=False):
     chip = rig.ChipBoard("BOARDSIDE_PICO")
     try:
@@ -174,6 +192,7 @@ def breakdown(verbose=False):
               "latched")
         for what, button, hold_ms, settle_ms in PRESSES:
             breakdown_press(chip, what, button, hold_ms, settle_ms, verbose)
+        breakdown_gc(chip)
         chip.trace(())
     finally:
         chip.close()
