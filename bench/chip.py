@@ -168,12 +168,13 @@ GC_STAGES = ("gc_collect", "gc_collect_start", "gc_collect_root",
 
 
 def breakdown_gc(chip):
-    """The collections while the mode is open and its screen rests: where each one's
-    time goes (the roots' marking, the stack's, the sweep in gc_collect_end)."""
+    """The collections back in the menu, at rest: where each one's time goes (the
+    roots' marking, the stack's, the sweep in gc_collect_end)."""
     chip.trace(GC_STAGES)
     chip.traces.clear()
     gcs = len(chip.gcs)
-    chip.advance(2500)
+    chip.tap("menu")
+    chip.advance(3000)
     for start, ms in chip.gcs[gcs:]:
         hits = [(t, n) for t, n in chip.traces if start <= t <= start + ms]
         marks = ["%s %.2f" % (n.replace("gc_helper_collect_regs_and_stack", "stack"),
