@@ -22,8 +22,8 @@ bytes; the same frame allocates nothing either way.
 
 On the chip the device hands in native code for the per-byte work instead
 (``kernel``, device/viper_frame.py): the mapping, the gamma table and the drive sum
-in one pass of about 0.1 ms, where the blits take 2.4 ms (one pixel function call
-per byte) and the lit count 0.4 ms more.
+in one pass of about 0.5 ms on the chip, where the blits took 2.4 ms (one pixel
+function call per byte) and the lit count 0.4 ms more.
 """
 
 from array import array

@@ -1,6 +1,7 @@
 """output.FrameOutput's per-byte work as viper code: native Thumb instructions, for
 the chip. A frame's 768 bytes through the gamma table and the wiring order, with its
-drive sum, take about 0.1 ms here; framebuf's palette blits, which call a pixel
+drive sum, take about 0.5 ms here (from the call to the strip's write, traced on
+the emulated chip); framebuf's palette blits, which call a pixel
 function per byte, took about 2.4 ms, and counting the lit channels 0.4 ms more.
 
 The portable Python (output.FrameOutput.write_plain) is the reference: the simulator
