@@ -1,6 +1,7 @@
 """``make bench``, the board's figures: measured on the chip, not modelled.
 
     python bench/chip.py [--evenings N] [--json PATH]
+    python bench/chip.py --breakdown    # where one press's time goes, stage by stage
 
 Plays the scripted evening of tests/chip/evening.py (every mode and the settings
 screen) on the boardside image, MicroPython with the package frozen in, on the
@@ -87,6 +88,118 @@ def figures(chip, night):
     return per_mode, whole, idle, heap
 
 
+# The C functions that mark a press's stages in a main-loop pass (device/__init__.py
+# Device.step): the pass starts with ticks_ms(); read_buttons() (the debouncer, and the
+# press handled by the app) runs before the serial poll; then tick, render, the output
+# stage (two framebuf blits), the frame handed to the DMA; after it the work ahead.
+STAGES = ("time_ticks_ms", "poll_ipoll", "framebuf_blit", "rp2_dma_config",
+          "gc_collect", "mp_hal_delay_ms")
+# with --breakdown -v, these too, every hit listed
+DETAIL = ("str_count", "time_ticks_us", "time_sleep_us", "mp_seq_cmp_bytes", "gc_alloc",
+          "mp_hal_stdout_tx_strn")
+# (name, button, hold ms, settle ms): presses of the evening, from the menu
+PRESSES = (
+    ("menu: the next entry", "right", 60, 300),
+    ("menu: A opens Dice", "a", 60, 400),
+    ("dice: the next die", "right", 60, 300),
+    ("dice: two dice", "up", 60, 300),
+    ("dice: a roll", "a", 60, 900),
+    ("dice: back to the menu", "menu", 60, 1000),
+    ("menu: to Quoridor", "right", 60, 300),
+    ("menu: to PAC-MAN", "right", 60, 300),
+    ("menu: to Q*bert", "right", 60, 300),
+    ("menu: A opens Q*bert", "a", 60, 600),
+    ("qbert: back to the menu", "menu", 60, 1000),
+    ("menu: to Cube Quest", "right", 60, 300),
+    ("menu: A opens Cube Quest", "a", 60, 600),
+)
+
+
+def breakdown_press(chip, what, button, hold_ms, settle_ms, verbose=False):
+    """One press's timeline, from the traced calls: when the pass that took it began,
+    when its app work ended (the serial poll), the output stage, the frame handed to
+    the DMA, its first bit and its last bit latched."""
+    chip.traces.clear()
+    chip.press(button)
+    down = chip.now_ms
+    chip.advance(hold_ms)
+    chip.release(button)
+    up = chip.now_ms
+    chip.advance(60 + settle_ms)
+    edge = up if "release" in what else down
+    f = evening.Evening(chip).frame_after(edge)
+    if f is None:
+        print("%-36s no frame" % what)
+        return
+    start = evening.start_ms(f)
+    hits = [(t, n) for t, n in chip.traces if t >= edge and t <= f.latch_ms]
+    dma = [t for t, n in hits if n == "rp2_dma_config" and t <= start]
+    sent_at = dma[-1] if dma else None
+    blits = [t for t, n in hits if n == "framebuf_blit" and (sent_at is None or t <= sent_at)]
+    polls = [t for t, n in hits if n == "poll_ipoll" and t <= (blits[0] if blits else start)]
+    ticks = [t for t, n in hits if n == "time_ticks_ms"
+             and t <= (polls[-1] if polls else start)]
+    gcs = [t for t, n in hits if n == "gc_collect"]
+    flash = [(t, n) for t, n in hits if n.startswith(("erase", "program"))]
+
+    def at(t):
+        return "-" if t is None else "%.2f" % (t - edge)
+
+    print("%-36s pass %s  app done %s  output %s  dma %s  wire %s..%s  latched %.2f"
+          "  (%d bytes, %d passes%s%s)"
+          % (what, at(ticks[-1] if ticks else None), at(polls[-1] if polls else None),
+             at(blits[0] if blits else None), at(sent_at), at(start), at(f.end_ms),
+             f.latch_ms - edge, f.sent, len([1 for _, n in hits if n == "poll_ipoll"]),
+             ", gc at " + at(gcs[0]) if gcs else "",
+             ", flash " + ",".join("%s %s" % (n, at(t)) for t, n in flash) if flash else ""))
+    if verbose:
+        runs = []
+        for t, n in hits:
+            if runs and runs[-1][1] == n:
+                runs[-1][2] += 1
+            else:
+                runs.append([t, n, 1])
+        for t, n, k in runs:
+            print("    %8s %s%s" % (at(t), n, " x%d" % k if k > 1 else ""))
+
+
+GC_STAGES = ("gc_collect", "gc_collect_start", "gc_collect_root",
+             "gc_helper_collect_regs_and_stack", "gc_collect_end")
+
+
+def breakdown_gc(chip):
+    """The collections back in the menu, at rest: where each one's time goes (the
+    roots' marking, the stack's, the sweep in gc_collect_end)."""
+    chip.trace(GC_STAGES)
+    chip.traces.clear()
+    gcs = len(chip.gcs)
+    chip.tap("menu")
+    chip.advance(3000)
+    for start, ms in chip.gcs[gcs:]:
+        hits = [(t, n) for t, n in chip.traces if start <= t <= start + ms]
+        marks = ["%s %.2f" % (n.replace("gc_helper_collect_regs_and_stack", "stack"),
+                              t - start) for t, n in hits if n != "gc_collect"]
+        print("gc.collect() %.2f ms: %s, returned %.2f" % (ms, ", ".join(marks), ms))
+
+
+def breakdown(verbose=False):
+    chip = rig.ChipBoard("BOARDSIDE_PICO")
+    try:
+        chip.boot()
+        chip.advance(1500)
+        chip.trace(STAGES + (DETAIL if verbose else ()))
+        print("ms after the deciding edge (emulated): the pass that took the press "
+              "began, its app work done, output stage, DMA started, frame on the wire, "
+              "latched")
+        for what, button, hold_ms, settle_ms in PRESSES:
+            breakdown_press(chip, what, button, hold_ms, settle_ms, verbose)
+        breakdown_gc(chip)
+        chip.trace(())
+    finally:
+        chip.close()
+    return 0
+
+
 def main(argv):
     evenings = 1
     out = os.path.join(ROOT, "out", "chip-bench.json")
@@ -95,6 +208,8 @@ def main(argv):
         a = args.pop(0)
         if a == "--evenings":
             evenings = int(args.pop(0))
+        elif a == "--breakdown":
+            return breakdown("-v" in args)
         elif a == "--json":
             out = args.pop(0)
         elif a in ("-h", "--help"):

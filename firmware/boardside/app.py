@@ -200,6 +200,7 @@ class App:
         if name != MENU_SCREEN:
             self.known(name)  # an unknown name is refused before anything changes
         self.settings_screen = None
+        self.prepared = None
         if name == MENU_SCREEN:
             if self.current is not None:
                 self.menu_index = self.mode_names.index(self.current)
@@ -413,6 +414,26 @@ class App:
         if m.shake(now_ms) if kind == SHAKE else m.handle(kind, button, now_ms):
             self.dirty = True
             self.changed = True
+
+    def prepare(self, button, now_ms):
+        """A button's contact has closed but is no press yet (the debouncer's minimum
+        press runs): get ready for it where that shows nothing and changes no state.
+        In the menu, A is about to open the entry under it: its code is imported now,
+        so the press itself only makes the mode. Called by the shell on every pass
+        while the contact holds; if it turns out a spike, the code stays loaded, as
+        after a visit to the mode, until another mode is opened."""
+        if button != A or self.current is not None or self.settings_screen is not None:
+            return
+        name = self.menu[self.menu_index]
+        if name == self.prepared:
+            return
+        self.prepared = name
+        if name == SETTINGS_SCREEN:
+            import boardside.settings_screen  # noqa: F401  (open_settings imports it)
+        elif name not in self.instances:
+            registry.load(name)
+
+    prepared = None  # the menu entry whose code prepare() imported last
 
     def menu_event(self, kind, button, now_ms):
         if kind != PRESS and kind != REPEAT:

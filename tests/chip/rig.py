@@ -145,6 +145,7 @@ class ChipBoard:
         self.edges = []        # (t_ms, button, pressed)
         self.entropy = []      # every value os.urandom() returned, in order (bytes)
         self.failed_allocs = []  # (t_ms, bytes) of each allocation made to fail
+        self.traces = []       # (t_ms, name) of each traced PC hit (trace())
         self.held = {b: False for b in BUTTON_PINS}
         self._serial = bytearray()   # bytes from the board not yet read
         self._line = bytearray()     # a line being split for events
@@ -178,6 +179,8 @@ class ChipBoard:
                                      f["latch_ns"] / 1e6))
         for g in reply.get("gcs", ()):
             self.gcs.append((g["start_ns"] / 1e6, (g["end_ns"] - g["start_ns"]) / 1e6))
+        for t in reply.get("traces", ()):
+            self.traces.append((t["t_ns"] / 1e6, t["name"]))
         for n in reply.get("notes", ()):
             self.notes.append((n["t_ns"] / 1e6, n["note"]))
         self.flash_ops = reply.get("flash", self.flash_ops)
@@ -210,6 +213,13 @@ class ChipBoard:
                 self.events.append(msg)
             elif isinstance(msg, dict) and "ok" in msg:
                 self.replies.append(msg)
+
+    def trace(self, names):
+        """Record the time of every call of these ELF symbols into ``traces`` (from the
+        next run on; an empty list stops). Slows the emulator a little."""
+        watch = {n: self.syms[n] for n in names if n in self.syms}
+        self._call({"op": "trace", "watch": watch})
+        return watch
 
     def advance(self, ms):
         """Run the chip for ``ms`` of emulated time."""

@@ -88,6 +88,12 @@ let mallocAddr = -1;
 let mallocFailAddr = -1;
 let failAfter = -1;
 let failedAllocs = [];
+// traced PCs (a breakdown of one press: bench/chip.py --breakdown): address -> name,
+// each hit recorded with its time while tracing is on
+let traceAt = new Map();
+let traceOn = false;
+let traces = [];
+const TRACE_MAX = 200000;
 
 function now() {
   return baseNs + clock.nanos;
@@ -122,6 +128,7 @@ function onBreak(code) {
     const sectors = (end - start) / SECTOR;
     flashOps.erase_sectors += sectors;
     stallNs += sectors * ERASE_NS;
+    if (traceOn) traces.push({ t_ns: now(), name: `erase ${sectors}` });
   } else if (code === (BKPT_PROGRAM & 0xff)) {
     const addr = r[0] >>> 0;
     const data = r[1] >>> 0;
@@ -132,6 +139,7 @@ function onBreak(code) {
     const pages = Math.ceil(count / PAGE);
     flashOps.program_pages += pages;
     stallNs += pages * PROGRAM_NS;
+    if (traceOn) traces.push({ t_ns: now(), name: `program ${pages}` });
   } else {
     notes.push({ t_ns: now(), note: `breakpoint ${code} at ${core.PC.toString(16)}` });
     return;
@@ -345,6 +353,9 @@ function runUntil(targetAbsNs) {
       } else if (pc === passAddr) {
         passCalls++;
       }
+      if (traceOn && traceAt.has(pc) && traces.length < TRACE_MAX) {
+        traces.push({ t_ns: now(), name: traceAt.get(pc) });
+      }
       const cycles = core.executeInstruction();
       clock.tick(cycles * CYCLE_NS);
     }
@@ -381,6 +392,7 @@ function take() {
     pass_calls: passCalls,
     entropy,
     failed_allocs: failedAllocs,
+    traces,
   };
   entropy = [];
   failedAllocs = [];
@@ -388,6 +400,7 @@ function take() {
   frames = [];
   gcs = [];
   notes = [];
+  traces = [];
   return out;
 }
 
@@ -456,6 +469,13 @@ const handlers = {
     const out = new Uint8Array(req.len);
     for (let i = 0; i < req.len; i++) out[i] = mcu.readUint8(req.addr + i);
     return { hex: Buffer.from(out).toString('hex') };
+  },
+  trace(req) {
+    // {op: 'trace', watch: {name: address}}: record each hit; an empty watch stops
+    traceAt = new Map();
+    for (const [name, addr] of Object.entries(req.watch || {})) traceAt.set(addr & ~1, name);
+    traceOn = traceAt.size > 0;
+    return { t_ns: now() };
   },
   save_flash(req) {
     fs.writeFileSync(req.path, flash.subarray(0, req.size ?? 2 * 1024 * 1024));

@@ -166,3 +166,28 @@ def test_a_game_whose_code_finds_no_room_at_a_restore_is_kept_as_saved():
     assert loaded[0] == "qbert"  # the screen's mode first
     assert b.screen() == "qbert" and "dice" in b.parked and b.reset_modes == []
     assert b.mode("dice").save() == saved["modes"]["dice"]
+
+
+def test_a_contact_on_a_in_the_menu_imports_the_mode_and_shows_nothing():
+    """While A's contact is being confirmed as a press, the menu's entry gets its code
+    loaded (App.prepare); nothing is drawn, saved or changed, and the press opens it."""
+    import sys
+
+    from boardside import modes as registry
+
+    app = App(Rng([4, 1, 2]), 16, 16)
+    app.event("press", "right", 0)  # quoridor
+    app.render()
+    app.changed = False
+    before = bytes(app.canvas.buf)
+    registry.unload("quoridor")
+    sys.modules.pop("boardside.modes.quoridor", None)
+    app.prepare("b", 5)              # only A opens an entry
+    assert "boardside.modes.quoridor" not in sys.modules
+    app.prepare("a", 5)
+    assert "boardside.modes.quoridor" in sys.modules
+    assert not app.dirty and not app.changed and app.screen() == "menu"
+    app.render()
+    assert bytes(app.canvas.buf) == before
+    app.event("press", "a", 15)
+    assert app.screen() == "quoridor"

@@ -62,3 +62,37 @@ def test_brightness_scales_output():
     buf = bytearray(hw.led_count * 3)
     out.write(c, buf)
     assert buf[0] == 64
+
+
+# What device/viper_frame.py's native code does, in Python: write_kernel's plumbing
+# (the wiring table, the limiter, the drive sum) must give write_plain's bytes. The
+# native code itself is compared with the simulator's bytes on the chip
+# (tests/test_chip.py: every frame the chip shows against the simulator's).
+def map_frame(src, out, lut, perm, n):
+    total = 0
+    for j in range(n):
+        v = lut[src[perm[j]]]
+        out[j] = v
+        total += v
+    return total
+
+
+def scale_frame(out, n, scale):
+    for j in range(n):
+        out[j] = (out[j] * scale) >> 8
+
+
+def test_the_kernel_path_writes_what_the_plain_loop_writes():
+    for order, layout, budget in (("GRB", "serpentine", 5000), ("BGR", "rows", 40)):
+        hw = hardware.load(HW % (order, layout, budget, "0.8"))
+        plain = FrameOutput(hw, gridmap.build(hw), fast=False)
+        kernel = FrameOutput(hw, gridmap.build(hw), kernel=(map_frame, scale_frame))
+        c = Canvas(4, 4)
+        for i in range(16):
+            c.pixel(i % 4, i // 4, (i * 0x1F3A57) & 0xFFFFFF)
+        a = bytearray(hw.led_count * 3)
+        b = bytearray(hw.led_count * 3)
+        assert plain.write_plain(c, a) == kernel.write(c, b)
+        assert a == b
+        assert plain.last_drive_sum == kernel.last_drive_sum
+    assert plain.last_scale < 256  # the second one was limited

@@ -109,7 +109,8 @@ class Device:
             if not drivers.watch_edges(self.pins[i], self._edge_handler(1 << i)):
                 self.edge_irqs = False
         self.strip = drivers.open_strip(hw.led_pin, hw.led_count, hw.color_order)
-        self.output = output.FrameOutput(hw, gridmap.build(hw))
+        self.output = output.FrameOutput(hw, gridmap.build(hw),
+                                         kernel=getattr(drivers, "frame_kernel", None))
         self.led_level = 0     # the app's brightness last applied (App.led_level)
         self.buzzer = buzzer.Buzzer(
             None if hw.buzzer_pin is None else drivers.open_pwm(hw.buzzer_pin))
@@ -164,6 +165,10 @@ class Device:
         self.last_ticks = drivers.ticks_ms()
         self.now = 0
         self.buttons = ButtonSet(BUTTONS, PAD, self.now, hw.debounce_ms, hw.min_press_ms)
+        # While a contact's minimum press runs, the app gets ready for it (App.prepare:
+        # a mode's code imported): with frozen code only, since from .mpy files the
+        # code must wait for make_room(), which may start the device afresh.
+        self.look_ahead = getattr(boardside, "source", "").startswith("image")
         self.reader = protocol.LineReader()
         self.answering = False  # a request line ended and has no reply yet
         self.byte = bytearray(1)
@@ -350,6 +355,10 @@ class Device:
         if self.pending:
             self.settle_pending(levels, now)
         self.buttons.update_pressed(levels, now, self.button_sink)
+        if down and self.look_ahead and not self.jammed:
+            for b in self.buttons.buttons:
+                if b.changing and not b.down:  # a contact that may become a press
+                    self.app.prepare(b.name, now)
         rest = down == 0  # (a press pass has a button down: no need to look at each)
         if rest:
             for b in self.buttons.buttons:

@@ -13,6 +13,8 @@ What the Device expects of a driver set:
   when the runtime has no pin interrupts (then the main loop looks for itself);
 - ``open_strip(gpio, n, order)``: the LED chain (``buf``, ``write()``, ``busy_us()``,
   ``frames``; see leds.py);
+- ``frame_kernel``: None, or (map_frame, scale_frame), the output stage's per-byte
+  work as native code (viper_frame.py; output.FrameOutput);
 - ``open_pwm(gpio)``: a PWM output with ``freq(hz)`` and ``duty_u16(duty)``;
 - ``open_serial()``: (``poll``, ``stream``): ``poll(0)`` is an iterable that is not
   empty while a byte waits, ``stream.readinto(buf)`` reads it without blocking;
@@ -36,6 +38,14 @@ import micropython
 from boardside.device import leds, watchdog
 
 EDGE_IRQS = True  # a button's edge wakes the main loop (Device.wait)
+
+try:
+    from boardside.device import viper_frame
+    frame_kernel = (viper_frame.map_frame, viper_frame.scale_frame)
+except (ImportError, NameError, SyntaxError, ValueError):
+    # no viper here: CPython with stand-ins (the simulator; the annotations are not
+    # names there), or a MicroPython built without the native emitter
+    frame_kernel = None
 
 ticks_ms = time.ticks_ms
 ticks_diff = time.ticks_diff

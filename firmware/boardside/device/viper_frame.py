@@ -1,0 +1,36 @@
+"""output.FrameOutput's per-byte work as viper code: native Thumb instructions, for
+the chip. A frame's 768 bytes through the gamma table and the wiring order, with its
+drive sum, take about 0.5 ms here (from the call to the strip's write, traced on
+the emulated chip); framebuf's palette blits, which call a pixel
+function per byte, took about 2.4 ms, and counting the lit channels 0.4 ms more.
+
+The portable Python (output.FrameOutput.write_plain) is the reference: the simulator
+and the WebAssembly VM run it, and the chip's LED bytes are compared with the
+simulator's (tests/test_chip.py). This module loads only where viper code is
+compiled (the rp2 port's frozen image, or .mpy files built for the chip): on CPython
+its annotations, viper's pointer types, are not names (on_micropython.py).
+"""
+
+import micropython
+
+
+@micropython.viper
+def map_frame(src: ptr8, out: ptr8, lut: ptr8, perm: ptr16, n: int) -> int:  # noqa: F821
+    """out[j] = lut[src[perm[j]]] for the n LED bytes; returns their sum."""
+    total = 0
+    j = 0
+    while j < n:
+        v = lut[src[perm[j]]]
+        out[j] = v
+        total += v
+        j += 1
+    return total
+
+
+@micropython.viper
+def scale_frame(out: ptr8, n: int, scale: int):  # noqa: F821
+    """Every byte of out times scale/256 (the power limiter)."""
+    j = 0
+    while j < n:
+        out[j] = (out[j] * scale) >> 8
+        j += 1
