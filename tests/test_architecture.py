@@ -11,7 +11,8 @@ FIRMWARE = paths.firmware_dir()
 LOADER, DEVICE, APP, MODES, RULES, PRIMITIVES = range(6)
 FLOOR_NAMES = ("loader", "device shell", "app", "modes", "rules and settings", "primitives")
 RULES_PACKAGES = ("quoridor", "pacman", "qbert", "cubequest", "qubo")
-APP_MODULES = ("boardside.app", "boardside.protocol", "boardside.settings_screen")
+APP_MODULES = ("boardside.app", "boardside.app_secrets", "boardside.protocol",
+               "boardside.settings_screen")
 def floor_of(module):
     if module in ("main", "boot"):
         return LOADER

@@ -4,3 +4,5 @@
 #define MICROPY_HW_BOARD_NAME                   "Raspberry Pi Pico (boardside, ROMFS)"
 #define MICROPY_HW_FLASH_STORAGE_BYTES          (1024 * 1024)
 #define MICROPY_HW_ROMFS_BYTES                  (384 * 1024)
+// The collector's mark stack as on BOARDSIDE_PICO (see there).
+#define MICROPY_ALLOC_GC_STACK_SIZE             (256)

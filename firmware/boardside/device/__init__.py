@@ -26,7 +26,9 @@ from boardside.app import App
 from boardside.buttons import ButtonSet
 from boardside.canvas import BLACK, ORANGE, RED
 from boardside.device import buzzer, crashlog, storage, tilt
-from boardside.events import BUTTONS, MENU, PAD, PRESS, RELEASE
+from boardside.device.inputs import ButtonInput
+from boardside.device.recovery import Recovery
+from boardside.events import BUTTONS, MENU, PAD
 
 if sys.implementation.name == "circuitpython":
     from boardside.device import on_circuitpython as drivers
@@ -45,9 +47,6 @@ POLL_MS = 5            # longest sleep between passes; a button's edge ends it w
 HANDS_MS = 150         # no save within this of a button edge: taps come faster than that
 SERIAL_BUDGET = 256    # bytes read per loop, so a flood cannot starve the buttons
 NOTICE_MS = 1500       # how long a warning icon (state set aside, crash) stays up
-CRASH_LIMIT = 3        # loop passes crashing in a row: the saved state itself is bad
-LOGGED_CRASHES = 20    # per boot, so a crash loop cannot wear the flash out
-JAM_BUTTONS = 3        # this many buttons down at once is not a player's input
 GC_QUIET_MS = 150      # no frame for this long: no animation running, a collection may go
 GC_DEBT = 24           # work done since the last collection before a quiet one runs: one
 GC_SAVE_DEBT = 8       # unit a frame or a reply (a few hundred bytes), this many a save
@@ -65,7 +64,6 @@ REFRESH_QUIET_MS = 150  # frames went out in part: the whole frame again after t
 # memory.
 ROOM_BYTES = 160 * 1024
 
-BIT = {BUTTONS[i]: 1 << i for i in range(len(BUTTONS))}  # a button's bit in Device.seen
 # read every pass: one name each instead of a lookup in the driver set too
 ticks_ms = drivers.ticks_ms
 ticks_diff = drivers.ticks_diff
@@ -84,7 +82,7 @@ class EntropyRandom:
         return v & ((1 << k) - 1)
 
 
-class Device:
+class Device(ButtonInput, Recovery):
     def __init__(self, hw):
         self.loads_at_start = registry.loads()  # modes loaded before this device began
         self.hw = hw
@@ -265,13 +263,6 @@ class Device:
         """A protocol request waits for a draw's write (docs/persistence.md)."""
         self.save(self.now, True)
 
-    def _edge_handler(self, bit):
-        def on_edge(pin):
-            # a pin interrupt (scheduled, not hard): allocates nothing
-            self.edge = True
-            self.moved |= bit
-        return on_edge
-
     def wait(self):
         """Sleep until the next pass: POLL_MS at most, 1 ms at a time, ending as soon
         as a button's contact has moved (on_edge), so a press is read within about a
@@ -302,109 +293,6 @@ class Device:
             if (p.value() == active) != levels[i]:
                 self.edge = True
                 self.moved |= 1 << i
-            i += 1
-
-    def on_button(self, kind, button):
-        # An app only hears about a button it saw pressed: no RELEASE of a press
-        # that went to an app since restored, nothing from a jammed pad.
-        bit = BIT[button]
-        if kind == PRESS:
-            if self.jammed:
-                return
-            self.seen |= bit
-        elif not self.seen & bit:
-            return
-        elif kind == RELEASE:
-            self.seen &= ~bit
-        elif self.jammed:
-            return
-        self.app.event(kind, button, self.now)
-
-    def read_buttons(self, now):
-        levels = self.levels
-        active = self.active
-        if self.at_rest and not self.stalled and not self.pending:
-            # All up and settled at the last read (levels all False, not jammed): the
-            # idle loop's case, so it only looks for a pin that reads down.
-            for value in self.pin_values:
-                if value() == active:
-                    break
-            else:
-                return  # still all up: the debouncer has nothing to do
-        i = 0
-        down = 0
-        for value in self.pin_values:
-            if value() == active:
-                levels[i] = True
-                down += 1
-            else:
-                levels[i] = False
-            i += 1
-        # A hand flat on the pad, the box lying on its buttons: ignored until all
-        # are released (the releases of presses already taken still go through).
-        if down >= JAM_BUTTONS:
-            self.jammed = True
-        elif down == 0:
-            self.jammed = False
-            if self.at_rest and not self.stalled and not self.pending:
-                return  # all up and settled: the debouncer has nothing to do
-        if self.stalled:
-            self.stalled = False
-            self.after_stall(now)
-        self.buttons.update_released(levels, now, self.button_sink)
-        if self.pending:
-            self.settle_pending(levels, now)
-        self.buttons.update_pressed(levels, now, self.button_sink)
-        if down and self.look_ahead and not self.jammed:
-            for b in self.buttons.buttons:
-                if b.changing and not b.down:  # a contact that may become a press
-                    self.app.prepare(b.name, now)
-        rest = down == 0  # (a press pass has a button down: no need to look at each)
-        if rest:
-            for b in self.buttons.buttons:
-                if b.down or b.changing:
-                    rest = False
-        self.at_rest = rest
-
-    def after_stall(self, now):
-        """A flash write stalled the chip: no pin was read meanwhile, but each pin's
-        edges were latched and counted in ``moved``. A button that is still down, or
-        came up, is read as usual from here (its minimum press counts from now). One
-        that was up and moved may have been tapped while nobody looked: it is watched
-        for as long as chatter can last (``pending``, settle_pending). Edges within the debounce
-        and minimum press times of a button's last accepted edge may be that edge's
-        chatter (the longest chatter the debouncer swallows): no tap then."""
-        moved = self.moved
-        at = self.stall_at
-        i = 0
-        for b in self.buttons.buttons:
-            bit = 1 << i
-            if (moved & bit and not b.down and not self.jammed
-                    and at - b.edge_ms >= b.debounce_ms + b.min_press_ms):
-                self.pending |= bit
-                self.pending_until = now + b.debounce_ms + b.min_press_ms
-            i += 1
-
-    def settle_pending(self, levels, now):
-        """The buttons watched after a stall: taken as pressed by the usual path, or,
-        up since the stall for as long as chatter can last (debounce + minimum
-        press), taken as a tap made while the chip
-        could not look (a spike on the line during the stall would be taken for one
-        too: docs/performance.md)."""
-        i = 0
-        for b in self.buttons.buttons:
-            bit = 1 << i
-            if self.pending & bit:
-                if b.down or self.jammed:
-                    self.pending &= ~bit
-                elif levels[i]:
-                    # pressed during the stall and chattering now, or pressed again:
-                    # up for as long as chatter can last, or it is no tap
-                    self.pending_until = now + b.debounce_ms + b.min_press_ms
-                elif now - self.pending_until >= 0 and not b.changing:
-                    self.pending &= ~bit
-                    self.button_sink(PRESS, b.name)
-                    self.button_sink(RELEASE, b.name)
             i += 1
 
     def read_serial(self, now):
@@ -566,66 +454,6 @@ class Device:
             self.strip.refresh()  # the whole frame again (device/leds.py)
         if now >= REBASE_MS:
             self.rebase(now)
-
-    def recover(self, exc):
-        """A mode crashed: log it, restore the last saved state, keep running."""
-        self.crashes += 1
-        self.crash_streak += 1
-        if self.crash_streak > 2 * CRASH_LIMIT:
-            raise exc  # even a clean app crashes: give up, the watchdog reboots
-        try:
-            where = self.app.screen()
-        except Exception:
-            where = "?"
-        out_of_memory = isinstance(exc, MemoryError)
-        if out_of_memory:
-            self.let_go(True)  # first: writing the log and the new app need the room
-        if self.crashes <= LOGGED_CRASHES:
-            self.log.write("crash %d at %d ms on screen %s:" % (self.crashes, self.now, where),
-                           exc)
-        event = {"event": "crash", "error": ("%s: %s" % (type(exc).__name__, exc))[:100]}
-        if not out_of_memory:
-            self.let_go(False)
-        self.app = self.new_app()
-        self.seen = 0
-        if self.crash_streak == CRASH_LIMIT and where not in ("?", "menu"):
-            # restoring brings the crash straight back: that mode's saved game is the
-            # problem. It starts afresh alone; the other modes keep their games.
-            event["restored"] = self.persist.restore_last(self.app, self.now, drop=where)
-            event["reset_modes"] = [where]
-            self.app.changed = True  # the flash holds that game still: write it without
-            self.log.write("the saved game of %s started afresh after %d crashes in a row"
-                           % (where, CRASH_LIMIT))
-        elif self.crash_streak == CRASH_LIMIT or self.crash_streak == CRASH_LIMIT + 1:
-            # on the menu, or even that did not help: set the whole saved state aside
-            kept = self.persist.set_aside()
-            self.log.write("saved state set aside as %s after %d crashes in a row"
-                           % (kept, self.crash_streak))
-            event["restored"] = False
-            if kept:
-                event["kept_as"] = kept
-        else:
-            event["restored"] = self.persist.restore_last(self.app, self.now)
-        self.report(event)
-        if self.answering:  # the request that crashed was never answered: it is now
-            self.answering = False
-            self.reader.clear()
-            self.send(protocol.error_line("internal error: %s (the last save is back)"
-                                          % type(exc).__name__))
-        self.notice("cross", ORANGE)
-
-    def let_go(self, out_of_memory):
-        """Drop the crashed app and its games before a new app is made, and after a
-        MemoryError its modes' code too: the heap must hold the restored game, not
-        both. Nothing is saved from it (its state may be what crashed); the last save
-        restores."""
-        app = self.app
-        self.app = None
-        if out_of_memory:
-            for name in app.mode_names:
-                registry.unload(name)
-        app = None
-        gc.collect()
 
     def blank(self):
         self.app.canvas.clear()
