@@ -6,17 +6,19 @@ function per byte, took about 2.4 ms, and counting the lit channels 0.4 ms more.
 
 The portable Python (output.FrameOutput.write_plain) is the reference: the simulator
 and the WebAssembly VM run it, and the chip's LED bytes are compared with the
-simulator's (tests/test_chip.py). This module loads only where viper code is
-compiled (the rp2 port's frozen image, or .mpy files built for the chip): on CPython
-its annotations, viper's pointer types, are not names (on_micropython.py).
+simulator's (tests/test_chip.py). The viper functions are compiled on the board
+when this module is imported (about 1 KB of native code in the heap): as source text
+the module compiles with any mpy-cross, for any architecture, and only a MicroPython
+with the native emitter runs it; elsewhere the import fails and the portable Python
+runs (on_micropython.py; on CPython viper's pointer types are not names).
 """
 
-import micropython
+import micropython  # noqa: F401  (the decorator the source below names)
 
-
+SOURCE = """
 @micropython.viper
-def map_frame(src: ptr8, out: ptr8, lut: ptr8, perm: ptr16, n: int) -> int:  # noqa: F821
-    """out[j] = lut[src[perm[j]]] for the n LED bytes; returns their sum."""
+def map_frame(src: ptr8, out: ptr8, lut: ptr8, perm: ptr16, n: int) -> int:
+    '''out[j] = lut[src[perm[j]]] for the n LED bytes; returns their sum.'''
     total = 0
     j = 0
     while j < n:
@@ -28,9 +30,12 @@ def map_frame(src: ptr8, out: ptr8, lut: ptr8, perm: ptr16, n: int) -> int:  # n
 
 
 @micropython.viper
-def scale_frame(out: ptr8, n: int, scale: int):  # noqa: F821
-    """Every byte of out times scale/256 (the power limiter)."""
+def scale_frame(out: ptr8, n: int, scale: int):
+    '''Every byte of out times scale/256 (the power limiter).'''
     j = 0
     while j < n:
         out[j] = (out[j] * scale) >> 8
         j += 1
+"""
+
+exec(SOURCE)  # defines map_frame and scale_frame here
