@@ -10,10 +10,9 @@ import sys
 from boardside_host import build, paths
 
 RP2_SMALL_INT_BITS = 31  # the rp2 port's small integers (a file may need no more)
-# The one file of native code: the output stage in viper for Thumb (armv6m, which the
-# RP2350's Cortex-M33 runs too). A board that refuses it draws with framebuf instead
-# (device/on_micropython.py).
-NATIVE = {"boardside/device/viper_frame.py"}
+# Files of native code: none. The output stage's viper kernels are source text the
+# board compiles at import (device/viper_frame.py), so every file is bytecode only.
+NATIVE = set()
 ARMV6M = 4  # MicroPython's MP_NATIVE_ARCH_ARMV6M, the high six bits of the features
 
 
