@@ -33,6 +33,7 @@ BYTE_US = 10       # one byte on the WS2812 wire: 8 bits of 1.25 us
 SHOWN_WINDOW_MS = 1000  # a chip frame must be one the simulator showed this recently
 BLINK_MS = 400     # the slowest blink's half period (modes' cursors and marks)
 CATCH_UP_MS = 2000  # longest a cue (PAC-MAN's: 1.2 s) may end later on the chip
+DRAW_WAIT_MS = 1000  # longest the chip may act on a press after the simulator did
 
 MODES = ["dice", "quoridor", "pacman", "qbert", "cubequest", "qubo"]
 
@@ -43,21 +44,36 @@ def start_ms(frame):
 
 class ChipEntropy:
     """The chip's os.urandom() values, byte by byte in the order it drew them: the
-    simulator's entropy source (its os.urandom takes ``getrandbits(8)`` a byte)."""
+    simulator's entropy source (its os.urandom takes ``getrandbits(8)`` a byte).
+
+    The chip may act on a press later than the simulator (a collection or a save
+    running when the edge came): when the simulator wants a byte the chip has not
+    drawn yet, the chip runs on, a millisecond at a time, until it has (``waits``
+    keeps how long each wait was). A draw the chip never makes in DRAW_WAIT_MS is
+    an error of the simulator's, raised."""
 
     def __init__(self, chip):
         self.chip = chip
         self.taken = 0
+        self.waits = []  # emulated ms the chip ran on for a byte the simulator wanted
+
+    def drawn(self):
+        return sum(len(v) for v in self.chip.entropy)
 
     def getrandbits(self, k):
         if k != 8:
             raise ValueError("the simulator's os.urandom draws bytes")
-        drawn = self.chip.entropy
-        if self.taken >= sum(len(v) for v in drawn):
-            raise RuntimeError("the simulator drew more than the chip: %d bytes" % self.taken)
+        if self.taken >= self.drawn():
+            start = self.chip.now_ms
+            try:
+                self.chip.run_until(lambda: self.taken < self.drawn(), DRAW_WAIT_MS, 1)
+            except TimeoutError:
+                raise RuntimeError("the simulator drew more than the chip: %d bytes"
+                                   % self.taken) from None
+            self.waits.append(round(self.chip.now_ms - start, 1))
         pos = self.taken
         self.taken += 1
-        for v in drawn:
+        for v in self.chip.entropy:
             if pos < len(v):
                 return v[pos]
             pos -= len(v)
@@ -171,6 +187,7 @@ class Evening:
         chip = self.chip
         gcs = len(chip.gcs)
         events = len(chip.events)
+        sim_events = len(self.sim.events) if self.sim is not None else 0
         self.press(button)
         pressed = chip.now_ms
         self.advance(hold_ms)
@@ -190,6 +207,10 @@ class Evening:
             r["events"][e["event"]] = r["events"].get(e["event"], 0) + 1
             if e["event"] in ("crash", "error", "exception"):
                 self.bad.append(e)
+        if self.sim is not None:
+            # the simulator's own crash (it restores and plays on): not the chip's game
+            self.bad.extend({"simulator": e} for e in self.sim.events[sim_events:]
+                            if e.get("event") in ("crash", "error", "exception"))
         self.sample_heap()
         return latency
 
