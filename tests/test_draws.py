@@ -99,6 +99,11 @@ def qbert_nasty(b):
     assert request(b, {"cmd": "act", "action": "end_move"})["phase"] == "nasty"
 
 
+def qbert_second_rolloff(b):
+    qbert(b)
+    request(b, {"cmd": "act", "action": "rolloff"})  # player 1's; A rolls player 2's
+
+
 def qubo(b):
     request(b, {"cmd": "mode", "name": "qubo"})
     request(b, {"cmd": "act", "action": "setup", "args": {"players": 4, "first": 0}})
@@ -159,6 +164,13 @@ DRAWS = {
     "qbert: roll-off": (qbert, [(0, act("rolloff"))], qbert_drawn),
     "qbert: roll-off, A": (qbert, [(0, press("a")), (40, release("a"))], qbert_drawn),
     "qbert: nasty dice": (qbert_nasty, [(0, act("roll"))], qbert_drawn),
+    # rolls by button show their tumble at once (Mode.veiled), the draw written while
+    # the LEDs take it: the tumble must be the same whatever was drawn
+    "qbert: second roll-off, A": (qbert_second_rolloff, [(0, press("a")), (40, release("a"))],
+                                  qbert_drawn),
+    "qbert: nasty dice, A": (qbert_nasty, [(0, press("a")), (40, release("a"))], qbert_drawn),
+    "cubequest: coin, A": (lambda b: cubequest(b, toss=False),
+                           [(0, press("a")), (40, release("a"))], cubequest_drawn),
     "qubo: first player drawn": (qubo, [(0, act("start"))], qubo_drawn),
     "cubequest: coin": (lambda b: cubequest(b, toss=False), [(0, act("toss"))],
                         cubequest_drawn),
@@ -177,6 +189,10 @@ DRAWS = {
         [(0, press("a")), (30, release("a"))] + [(t, MODE_SWITCH) for t in range(31, 80, 4)],
         cubequest_drawn),
 }
+
+
+# scenarios whose draw shows later than STEPS (the coin spins for 900 ms)
+STEPS_FOR = {"cubequest: coin, A": 1200}
 
 
 def full(step, path):
@@ -228,14 +244,15 @@ def first_difference(a, b):
 
 @pytest.mark.parametrize("name", sorted(DRAWS))
 def test_a_draw_is_on_flash_before_any_channel_shows_it(tmp_path, name):
-    a, b = two_runs(tmp_path, name)
+    steps = STEPS_FOR.get(name, STEPS)
+    a, b = two_runs(tmp_path, name, steps=steps)
     shown = first_difference(a[0], b[0])
     assert shown is not None, "the draw never showed"
     _, _, drawn = DRAWS[name]
     undone = []
     with SimBoard(flash_dir=str(tmp_path / "check"), seed=None) as check:
         check.boot()
-        cuts = [shown] + list(range(shown - shown % CUT_EVERY_MS + CUT_EVERY_MS, STEPS,
+        cuts = [shown] + list(range(shown - shown % CUT_EVERY_MS + CUT_EVERY_MS, steps,
                                     CUT_EVERY_MS))
         for t in cuts:
             put_flash(check, a[1][t])
@@ -337,3 +354,33 @@ def test_secret_teams_are_shown_only_once_on_flash(tmp_path):
         put_flash(b, files)  # a power cut at the moment red's team was shown
         b.boot()
         assert b.app.mode("cubequest").save()["game"]["done"] == [True, True]
+
+
+VEILED = ("dice: A", "qbert: second roll-off, A", "qbert: nasty dice, A",
+          "cubequest: coin, A", "cubequest: A, then mode dice and mode cubequest")
+
+
+@pytest.mark.parametrize("name", VEILED)
+def test_a_roll_by_button_shows_its_tumble_before_the_draw_is_written(tmp_path, name):
+    """The press shows at once: the tumble's first frame is on its way to the LEDs
+    when the draw's write starts (the frames before the write are the same whatever
+    was drawn: test_a_draw_is_on_flash_before_any_channel_shows_it)."""
+    setup, script, _ = DRAWS[name]
+    with SimBoard(flash_dir=str(tmp_path), seed=None, entropy_seed=5) as b:
+        b.boot()
+        setup(b)
+        b.advance(2000)
+        before = b.panel
+        at_write = []
+        b.flash.write_hook = lambda step, path: (
+            at_write.append(b.panel) if path.startswith("state") else None)
+        for t in range(300):
+            for at, what in script:
+                if at == t:
+                    what(b)
+            b.advance(1)
+            if at_write:
+                break
+        b.flash.write_hook = None
+    assert at_write, "the draw was never written"
+    assert at_write[0] != before, "the frame waited for the write"

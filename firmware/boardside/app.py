@@ -457,7 +457,7 @@ class App(Secrets):
             self.settings_screen.render(canvas, now_ms)
         elif self.current is None:
             self.render_menu(canvas)
-        elif self.secret_seq != self.sealed_seq:  # (unsealed())
+        elif self.secret_seq != self.sealed_seq and not self.veiled(now_ms):
             # a draw not on flash yet: nothing of the mode (the shell writes it before
             # the frame; only a failed write leaves it so, and the shell says why)
             canvas.clear()
@@ -466,6 +466,11 @@ class App(Secrets):
             if m is None:
                 m = self.mode()
             m.render(canvas, now_ms)
+
+    def veiled(self, now_ms):
+        """The open mode's frame shows nothing of its draws now (Mode.veiled)."""
+        m = self.instances.get(self.current) if self.current is not None else None
+        return m is not None and self.settings_screen is None and m.veiled(self.canvas, now_ms)
 
     def render_menu(self, canvas):
         canvas.clear()

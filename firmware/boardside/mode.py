@@ -204,6 +204,16 @@ class Mode:
         """True while a clock runs or an animation plays: the panel does not dim."""
         return False
 
+    def veiled(self, canvas, now_ms):
+        """True while the frame drawn on ``canvas`` shows nothing of a draw the mode
+        has made (a die tumbling with faces from noise or the clock, the verdict still
+        to come): the shell may then show that frame before the draw is on flash and
+        write the draw while the LEDs take it, so a roll shows at once. False (the
+        frame waits for the write) unless the mode's frames are known to hide it:
+        tests/test_draws.py plays each draw twice with different entropy, and every
+        frame before the write must be the same in both."""
+        return False
+
     def check_arguments(self, action, args):
         """ModeError for an argument ``action`` does not take: an argument is never
         ignored (a typo, or a value meant for another action, would change nothing

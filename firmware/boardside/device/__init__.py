@@ -425,9 +425,12 @@ class Device(ButtonInput, Recovery):
         if fault is not None:
             raise fault
         app.tick(now)
+        veiled = False
         if app.secret_seq != app.sealed_seq:  # (unsealed()) a draw: on flash first,
-            self.save(now, True)               # before the frame, events and replies
-            now = self.clock()  # the write took its time: the frame and cues start now
+            veiled = app.veiled(now)           # before the frame, events and replies,
+            if not veiled:                     # unless the frame hides it (a tumble)
+                self.save(now, True)
+                now = self.clock()  # the write took its time: the frame and cues start now
         if self.notice_icon is not None and now - self.notice_until >= 0:
             self.notice_icon = None
             app.dirty = True
@@ -438,6 +441,13 @@ class Device(ButtonInput, Recovery):
             self.flush_events()
         if self.buzzer.next_ms >= 0:  # a cue sounds or is queued
             self.buzzer.update(now)
+        if veiled:
+            # the tumble is on its way to the LEDs: the draw is written now (the DMA
+            # goes on reading RAM), before its verdict, events or replies can show it
+            self.save(now, True)
+            now = self.clock()
+            if app.outbox:
+                self.flush_events()
         if shown:
             app.after_frame(now)  # the mode's work ahead, while the LEDs take the frame
         # Saves happen after the frame: the flash write (an erase can take 45-400 ms,

@@ -315,6 +315,10 @@ class CubeQuestMode(CubeQuestButtons, Mode):
     def busy(self, now_ms):
         return self.anim != "" and now_ms < self.anim_until
 
+    def veiled(self, canvas, now_ms):
+        # the cube tumbles (its type and player known before the roll), the coin spins
+        return self.anim != "" and now_ms < self.anim_until
+
     # -- protocol ----------------------------------------------------------------------------
     def command(self, action, args, now_ms):
         self.now = now_ms

@@ -163,6 +163,10 @@ class DiceMode(Mode):
     def busy(self, now_ms):
         return self.rolling_until >= 0
 
+    def veiled(self, canvas, now_ms):
+        # the tumble's faces come from noise; the result shows when it ends
+        return self.rolling_until >= 0 and now_ms < self.rolling_until
+
     def tick(self, now_ms):
         if self.rolling_until < 0:
             return False

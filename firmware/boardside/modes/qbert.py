@@ -287,6 +287,12 @@ class QbertMode(QbertButtons, QbertScreens, QbertAhead, Mode):
     def busy(self, now_ms):
         return self.anim != "" and now_ms < self.anim_until
 
+    def veiled(self, canvas, now_ms):
+        # the die tumbles by the clock, the ball drops; the small roll-off screen shows
+        # the values as they are (no tumble there)
+        return (self.anim != "" and now_ms < self.anim_until
+                and (self.anim != "rolloff" or canvas.width >= 16 and canvas.height >= 16))
+
     # -- protocol -------------------------------------------------------------------------
     def command(self, action, args, now_ms):
         self.now = now_ms
