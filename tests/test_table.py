@@ -164,8 +164,9 @@ def test_the_simulator_can_print_and_play_the_notes(board, tmp_path):
     board.release("a").advance(300)
     notes = board.notes()
     first, second = notes[0][2], notes[1][2]
-    assert 25 <= first < 25 + POLL_MS and second == 35  # a note may end a pass late
-    assert render.describe_notes(notes) == "1568 Hz %d ms, 2093 Hz 35 ms" % first
+    # a note may end a pass late (the tumble's frames are drawn meanwhile)
+    assert 25 <= first < 25 + POLL_MS and 35 <= second < 35 + POLL_MS
+    assert render.describe_notes(notes) == "1568 Hz %d ms, 2093 Hz %d ms" % (first, second)
     span = notes[1][0] + second - notes[0][0]  # 25 + 15 + 35 ms, give or take the pass
     path = board.save_wav(str(tmp_path / "roll.wav"))
     with wave.open(path) as w:

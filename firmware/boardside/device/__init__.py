@@ -437,17 +437,15 @@ class Device(ButtonInput, Recovery):
         shown = app.dirty
         if shown:
             self.show(now)
+        if veiled:
+            # the tumble is on its way to the LEDs: the draw is written now (the DMA
+            # goes on reading RAM), before its verdict, events, replies or its cue
+            self.save(now, True)
+            now = self.clock()
         if app.outbox:
             self.flush_events()
         if self.buzzer.next_ms >= 0:  # a cue sounds or is queued
             self.buzzer.update(now)
-        if veiled:
-            # the tumble is on its way to the LEDs: the draw is written now (the DMA
-            # goes on reading RAM), before its verdict, events or replies can show it
-            self.save(now, True)
-            now = self.clock()
-            if app.outbox:
-                self.flush_events()
         if shown:
             app.after_frame(now)  # the mode's work ahead, while the LEDs take the frame
         # Saves happen after the frame: the flash write (an erase can take 45-400 ms,
