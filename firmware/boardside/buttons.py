@@ -112,6 +112,20 @@ class ButtonSet:
                 b.update(True, now_ms, sink)
             i += 1
 
+    def update_bits(self, bits, now_ms, sink):
+        """One sample of every button, taken at now_ms: bit i set while button i's
+        contact is closed (releases first, as in update)."""
+        bit = 1
+        for b in self.buttons:
+            if not bits & bit and (b.down or b.changing):
+                b.update(False, now_ms, sink)
+            bit <<= 1
+        bit = 1
+        for b in self.buttons:
+            if bits & bit:
+                b.update(True, now_ms, sink)
+            bit <<= 1
+
     def update_one(self, index, pressed, now_ms, sink):
         self.buttons[index].update(pressed, now_ms, sink)
 

@@ -163,6 +163,13 @@ class Device(ButtonInput, Recovery):
         self.last_ticks = drivers.ticks_ms()
         self.now = 0
         self.buttons = ButtonSet(BUTTONS, PAD, self.now, hw.debounce_ms, hw.min_press_ms)
+        # the pins sampled by hardware that goes on while the flash is written, where
+        # the board has it (device/inputs.py); else each pass reads the pins
+        open_sampler = getattr(drivers, "open_sampler", None)
+        self.event_ms = 0      # the time of the sample a button event comes from
+        self.open_samples(open_sampler([hw.buttons[b] for b in BUTTONS])
+                          if open_sampler is not None else None,
+                          [hw.buttons[b] for b in BUTTONS], self.active, self.now)
         # While a contact's minimum press runs, the app gets ready for it (App.prepare:
         # a mode's code imported): with frozen code only, since from .mpy files the
         # code must wait for make_room(), which may start the device afresh.
@@ -212,6 +219,7 @@ class Device(ButtonInput, Recovery):
         self.app = app
         self.persist = persist
         self.now = 0
+        self.sample_ms -= now
         self.seen = 0
         self.last_frame = 0
         self.notice_until = 0
