@@ -521,6 +521,10 @@ class Device(ButtonInput, Recovery):
             storage.drop_key()
             drivers.allow_interrupts()
         self.blank()
+        if self.sampler is not None:
+            # its DMA writes into the heap: stopped before the REPL can drop this Device
+            self.sampler.close()
+            self.sampler = None
         print("boardside: stopped by Ctrl-C")
 
 
