@@ -524,7 +524,7 @@ class Device(ButtonInput, Recovery):
         if self.sampler is not None:
             # its DMA writes into the heap: stopped before the REPL can drop this Device
             self.sampler.close()
-            self.sampler = None
+            self.open_samples(None, None, self.active, self.now)
         print("boardside: stopped by Ctrl-C")
 
 

@@ -36,6 +36,8 @@ class ButtonInput:
         button's pin, in BUTTONS order; active: the level of a pressed button."""
         self.sampler = sampler
         self.sample_ms = now  # the time of the newest sample read
+        # the main loop calls read_buttons every pass: the right one, bound once
+        self.read_buttons = self.read_pins if sampler is None else self.read_samples
         if sampler is None:
             return
         # a sample's byte -> the buttons down in it (bit i: BUTTONS[i]), and how many
@@ -71,6 +73,7 @@ class ButtonInput:
         self.app.event(kind, button, self.event_ms)
 
     def read_buttons(self, now):
+        # (open_samples puts read_samples or read_pins in this one's place)
         if self.sampler is not None:
             self.read_samples(now)
         else:
@@ -115,11 +118,18 @@ class ButtonInput:
         sink = self.button_sink
         down = 0
         while k != pos:
+            # a run of equal samples: fed to the debouncer at its first and at the
+            # times within it when something becomes due (ButtonSet.next_due), which
+            # is what a sample every millisecond would do
             raw = ring[k]
-            bits = table[raw]
             k = (k + 1) & mask
+            end = t
+            while k != pos and ring[k] == raw:
+                k = (k + 1) & mask
+                end += 1
+            bits = table[raw]
             if rest and not bits:
-                t += 1
+                t = end + 1
                 continue
             down = downs[raw]
             # a hand flat on the pad (see read_pins)
@@ -127,8 +137,13 @@ class ButtonInput:
                 self.jammed = True
             elif down == 0:
                 self.jammed = False
-            self.event_ms = t
-            buttons.update_bits(bits, t, sink)
+            while True:
+                self.event_ms = t
+                buttons.update_bits(bits, t, sink)
+                due = buttons.next_due(bits, t)
+                if not t < due <= end:
+                    break
+                t = due
             rest = False
             if not bits:
                 rest = True
@@ -136,7 +151,7 @@ class ButtonInput:
                     if b.down or b.changing:
                         rest = False
                         break
-            t += 1
+            t = end + 1
         self.event_ms = now
         self.at_rest = rest
         if down and self.look_ahead and not self.jammed:
