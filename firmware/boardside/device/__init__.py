@@ -44,6 +44,7 @@ else:
 
 HARDWARE_FILE = "hardware.json"
 POLL_MS = 5            # longest sleep between passes; a button's edge ends it within 1 ms
+EDGE_PASSES = 2        # passes a millisecond apart after an edge (the sampler's sample)
 HANDS_MS = 150         # no save within this of a button edge: taps come faster than that
 SERIAL_BUDGET = 256    # bytes read per loop, so a flood cannot starve the buttons
 NOTICE_MS = 1500       # how long a warning icon (state set aside, crash) stays up
@@ -91,6 +92,7 @@ class Device(ButtonInput, Recovery):
         self.pin_values = [p.value for p in self.pins]  # read every pass: bound once
         self.active = 0 if hw.buttons_active_low else 1
         self.edge = False      # a button's contact moved since the last pass (wait())
+        self.edge_passes = 0   # passes still to come a millisecond apart after an edge
         # Buttons whose contact moved while the chip was stalled by a flash write (no
         # code runs then, so no pin is read; the edge interrupts wait in the GPIO's
         # latches and run right after): see read_buttons().
@@ -282,11 +284,18 @@ class Device(ButtonInput, Recovery):
             for b in self.buttons.buttons:
                 if b.changing:
                     left = 1
+        if self.edge_passes:
+            # an edge woke the loop: the sampler takes its sample within a millisecond,
+            # so the passes come every millisecond until it is there
+            self.edge_passes -= 1
+            left = 1
         while left > 0 and not self.edge:
             drivers.sleep_ms(1)
             left -= 1
             if not self.edge_irqs:
                 self.poll_edges()
+        if self.edge and self.sampler is not None:
+            self.edge_passes = EDGE_PASSES
         self.edge = False
 
     def poll_edges(self):
