@@ -20,6 +20,7 @@ import sys
 
 import pytest
 
+from boardside import dice
 from boardside_host.sim import SimBoard
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "chip"))
@@ -233,5 +234,107 @@ def test_a_memory_error_on_the_chip_restores_the_last_save():
         chip.tap("right")  # and the evening goes on
         chip.advance(SETTLE_MS)
         assert chip.request({"cmd": "state"})["state"]["die"] == "d8"
+    finally:
+        chip.close()
+
+
+# -- presses during a flash write -----------------------------------------------------
+def menu_saving(chip, rounds=20):
+    """Dice opened, its die changed and left (MENU): the menu, its cursor on Dice,
+    and the board run until the save of that change erases a sector (the core
+    stalled 45 ms, no code running from flash). Not every save erases (littlefs
+    erases a block when it needs a fresh one): again until one does. Returns the
+    die Dice has and when the erase began (within the last ms)."""
+    chip.advance(SETTLE_MS)
+    for _ in range(rounds):
+        chip.tap("a")  # Dice
+        chip.tap("right")  # the next die: a change to save
+        chip.advance(2 * SETTLE_MS)  # (saved meanwhile)
+        die = chip.request({"cmd": "state"})["state"]["die"]
+        chip.press("menu").advance(60)  # back to the menu; saved once input is quiet
+        chip.release("menu")
+        erased = chip.flash_ops.get("erase_sectors", 0)
+        stalled = chip.flash_ops.get("stall_ns", 0)
+        end = chip.now_ms + 2000
+        while chip.now_ms < end:
+            chip.advance(1)
+            if chip.flash_ops.get("erase_sectors", 0) > erased:
+                return die, chip.now_ms
+            if chip.flash_ops.get("stall_ns", 0) > stalled:
+                end = min(end, chip.now_ms + 20)  # the save is under way, without an erase
+        chip.advance(SETTLE_MS)
+    raise AssertionError("no save erased a sector in %d rounds" % rounds)
+
+
+def next_die(die):
+    sides = dice.STANDARD
+    return "d%d" % sides[(sides.index(int(die[1:])) + 1) % len(sides)]
+
+
+def flash_quiet(chip, quiet_ms=2, timeout_ms=1000):
+    """Run until the core has not been stalled by the flash for ``quiet_ms``: the
+    write is over."""
+    end = chip.now_ms + timeout_ms
+    still = 0
+    while still < quiet_ms:
+        assert chip.now_ms < end, "the flash write did not end"
+        stalled = chip.flash_ops.get("stall_ns", 0)
+        chip.advance(1)
+        still = still + 1 if chip.flash_ops.get("stall_ns", 0) == stalled else 0
+    return chip.now_ms - quiet_ms
+
+
+def screens_after(chip, start):
+    return [e["screen"] for e in chip.events[start:] if e["event"] == "screen"]
+
+
+def test_two_taps_inside_a_flash_write_keep_their_order_on_the_chip():
+    """hardware/README.md: presses are taken in the order they were made, whatever the
+    flash does. In the menu, A (open Dice) then RIGHT (in Dice: the next die), both
+    made and let go inside one sector erase: Dice opens with its next die. In the button
+    table's order (RIGHT before A) the cursor would move first and Quoridor open."""
+    need_chip()
+    chip = rig.ChipBoard("BOARDSIDE_PICO")
+    try:
+        chip.boot()
+        die, erase_at = menu_saving(chip)
+        events = len(chip.events)
+        chip.press("a").advance(15)
+        chip.release("a").advance(3)
+        chip.press("right").advance(15)
+        chip.release("right")
+        assert chip.now_ms < erase_at + 45  # both taps inside the erase
+        chip.advance(SETTLE_MS)
+        assert screens_after(chip, events) == ["dice"]
+        state = chip.request({"cmd": "state"})
+        assert state["screen"] == "dice" and state["state"]["die"] == next_die(die), state
+        assert not bad_output(chip)
+    finally:
+        chip.close()
+
+
+def test_a_tap_inside_a_flash_write_comes_before_a_press_after_it_on_the_chip():
+    """A tapped inside the erase (open Dice), RIGHT pressed 2 ms after the write:
+    A's press is taken first, so Dice opens and RIGHT picks its next die. Taken after
+    RIGHT (a tap guessed from latched edges once the write is over), the cursor would
+    move first and Quoridor open."""
+    need_chip()
+    chip = rig.ChipBoard("BOARDSIDE_PICO")
+    try:
+        chip.boot()
+        die, erase_at = menu_saving(chip)
+        events = len(chip.events)
+        chip.press("a").advance(15)
+        chip.release("a")
+        assert chip.now_ms < erase_at + 45
+        written = flash_quiet(chip)
+        chip.advance(max(0, written + 2 - chip.now_ms))
+        chip.press("right").advance(60)
+        chip.release("right")
+        chip.advance(SETTLE_MS)
+        assert screens_after(chip, events) == ["dice"]
+        state = chip.request({"cmd": "state"})
+        assert state["screen"] == "dice" and state["state"]["die"] == next_die(die), state
+        assert not bad_output(chip)
     finally:
         chip.close()

@@ -304,7 +304,7 @@ def record_events(board):
 
 def test_chatter_gives_exactly_one_event_per_real_press(board):
     # with the flash's time spent as on a board: saves stall the chip now and then,
-    # and presses that fall into a stall still count once each (Device.after_stall)
+    # and presses that fall into a stall still count once each (the PIO sampler)
     rng = random.Random(SEED)
     chatter = Chatter(board, rng)
     board.request({"cmd": "mode", "name": "dice"})
@@ -397,13 +397,12 @@ def test_a_hand_on_the_pad_during_a_press_keeps_that_press_whole(board):
     assert board.app.mode().rolls == 1
 
 
-def test_a_tap_that_falls_inside_a_save_still_counts(board):
-    """A save stalls the chip for a sector erase (no code runs, no pin is read); a tap
-    that begins and ends inside it survives in the pins' latched edges."""
-    from boardside import savefile
+def erase_under_way(board):
+    """Dice with a new die, and the board run until its save erases a sector (a
+    stall of 45 ms: no code runs): (start, end) of the erase, in board ms, with
+    at least 30 ms of it to come."""
     board.request({"cmd": "mode", "name": "dice"})
     board.advance(2000)
-    count = board.app.mode().count
     board.tap("right", hold_ms=40, gap_ms=10)  # a new die: saved at the next quiet moment
     t = board.clock_ms
 
@@ -413,12 +412,82 @@ def test_a_tap_that_falls_inside_a_save_still_counts(board):
 
     board.run_until(erasing, savefile.QUIET_MS + 200, step_ms=1)
     start, end = erasing()[0]
-    assert start <= board.clock_ms < end - 25
-    board.press("up").advance(20)
+    assert start <= board.clock_ms < end - 30
+    return start, end
+
+
+def timed_events(board):
+    """[(kind, button, board ms)] of the button events the app gets, each at the time
+    the device gives it (the device's clock started at boot: offset to the board's)."""
+    seen = []
+    app = board.app
+    deliver = app.event
+    dev = board.device
+
+    def event(kind, button, now_ms):
+        seen.append((kind, button, now_ms + dev.last_ticks - dev.now))
+        deliver(kind, button, now_ms)
+
+    app.event = event
+    return seen
+
+
+@pytest.mark.parametrize("pin_sampler", [True, False], ids=["pio", "pins"])
+def test_a_tap_that_falls_inside_a_save_still_counts(pin_sampler):
+    """A save stalls the chip for a sector erase (no code runs, no pin is read); a tap
+    that begins and ends inside it is in the PIO sampler's ring, or, on a board
+    without one, survives in the pins' latched edges."""
+    with SimBoard(seed=1234, entropy_seed=1, pin_sampler=pin_sampler) as board:
+        board.boot()
+        assert (board.device.sampler is not None) == pin_sampler
+        start, end = erase_under_way(board)
+        count = board.app.mode().count
+        board.press("up").advance(20)
+        board.release("up")
+        assert board.clock_ms < end  # the whole tap inside the stall
+        board.advance(200)
+        assert board.app.mode().count == count + 1
+
+
+def test_a_tap_inside_a_save_comes_before_a_press_after_it_with_its_own_time(board):
+    """hardware/README.md: presses are taken in the order and at the time they were
+    made, whatever the flash does. UP tapped inside the erase, DOWN pressed 2 ms after
+    it: UP's press first, timed 10 ms (the minimum press) after its edge, inside the
+    erase, and DOWN's 10 ms after its own edge."""
+    start, end = erase_under_way(board)
+    seen = timed_events(board)
+    board.advance(1)
+    up_at = board.clock_ms
+    board.press("up").advance(15)
     board.release("up")
-    assert board.clock_ms < end  # the whole tap inside the stall
-    board.advance(200)
-    assert board.app.mode().count == count + 1
+    assert board.clock_ms < end
+    board.advance(end + 2 - board.clock_ms)
+    down_at = board.clock_ms
+    board.press("down").advance(60)
+    board.release("down").advance(200)
+    presses = [(b, t) for kind, b, t in seen if kind == "press"]
+    assert [b for b, _ in presses] == ["up", "down"], seen
+    assert presses[0][1] == up_at + 1 + 10 and presses[0][1] < end
+    assert presses[1][1] == down_at + 1 + 10
+    assert [k for k, b, _ in seen if b == "up"] == ["press", "release"]
+
+
+def test_two_taps_inside_one_save_come_in_the_order_they_were_made(board):
+    """B then A, both pressed and let go inside one erase, reach the app as B then A
+    (the button table has A before B), each at its own time."""
+    start, end = erase_under_way(board)
+    seen = timed_events(board)
+    b_at = board.clock_ms
+    board.press("b").advance(12)
+    board.release("b").advance(3)
+    a_at = board.clock_ms
+    board.press("a").advance(12)
+    board.release("a")
+    assert board.clock_ms < end  # both taps inside the stall
+    board.advance(300)
+    presses = [(b, t) for kind, b, t in seen if kind == "press"]
+    assert presses == [("b", b_at + 11), ("a", a_at + 11)], seen
+    assert sorted(k + b for k, b, _ in seen) == ["pressa", "pressb", "releasea", "releaseb"]
 
 
 # -- damaged saves: every mode's game ------------------------------------------------------

@@ -504,7 +504,7 @@ def test_each_runtime_runs_its_own_entry_and_drivers(runtimes):
     assert only["micropython"] == sorted([
         "boot.py", "main.py", "boardside/device/on_micropython.py",
         "boardside/device/leds.py", "boardside/device/watchdog.py",
-        "boardside/device/viper_frame.py",
+        "boardside/device/viper_frame.py", "boardside/device/sampler.py",
         "boardside/device/on_browser.py"])  # (the WebAssembly port: BROWSER_ONLY)
     assert only["circuitpython"] == sorted([
         "circuitpython/boot.py", "circuitpython/code.py",

@@ -50,6 +50,7 @@ CHECKS = (
     "idle main loop, the buzzer playing a cue",
     "read_buttons, nothing pressed",
     "read_buttons, DOWN held in the menu (press, long, repeat, release)",
+    "read_buttons from a sampler's ring, DOWN held in the menu",
     "button debouncing: chatter, long press, repeat",
     "frame push: output.write + strip.write",
     "heap lock works",

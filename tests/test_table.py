@@ -53,8 +53,9 @@ def test_a_roll_sounds_its_cue_on_the_buzzer(board):
     board.advance(300)
     played = board.notes(since_ms=start)
     assert cue_of(played) == sounding(sounds.ROLL), played
-    # the rest between the two notes was kept: the second starts 25 + 15 ms after the first
-    assert played[1][0] - played[0][0] == 40
+    # the rest between the two notes was kept: the second starts 25 + 15 ms after the
+    # first, up to a pass late (notes change at main-loop passes, as cue_of says)
+    assert 40 <= played[1][0] - played[0][0] < 40 + POLL_MS
     assert board.device.buzzer.pwm.duty_u16() == 0  # silent again
 
 

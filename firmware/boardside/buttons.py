@@ -112,6 +112,42 @@ class ButtonSet:
                 b.update(True, now_ms, sink)
             i += 1
 
+    def update_bits(self, bits, now_ms, sink):
+        """One sample of every button, taken at now_ms: bit i set while button i's
+        contact is closed (releases first, as in update)."""
+        bit = 1
+        for b in self.buttons:
+            if not bits & bit and (b.down or b.changing):
+                b.update(False, now_ms, sink)
+            bit <<= 1
+        bit = 1
+        for b in self.buttons:
+            if bits & bit:
+                b.update(True, now_ms, sink)
+            bit <<= 1
+
+    def next_due(self, bits, now_ms):
+        """After update_bits(bits, now_ms): the first time after now_ms at which the
+        same sample, fed again, would change something (a deaf time over, a new level
+        held long enough, a LONG or REPEAT due); now_ms if never. Samples that repeat
+        need feeding only at these times, not every millisecond."""
+        due = now_ms
+        bit = 1
+        for b in self.buttons:
+            pressed = bits & bit != 0
+            bit <<= 1
+            if pressed == b.down and not pressed:
+                continue  # up and settled (a spike just ended was settled by update)
+            t = b.edge_ms + b.debounce_ms  # deaf until then
+            if pressed == b.down:
+                if b.next_ms > t:
+                    t = b.next_ms  # held: its LONG or next REPEAT
+            elif t <= now_ms:
+                t = b.change_ms + b.min_press_ms  # changing since change_ms
+            if t > now_ms and (due == now_ms or t < due):
+                due = t
+        return due
+
     def update_one(self, index, pressed, now_ms, sink):
         self.buttons[index].update(pressed, now_ms, sink)
 

@@ -127,3 +127,71 @@ def test_the_chatter_check_fails_without_a_minimum_press():
     # the debouncer as it was: an edge at once, then deaf for 25 ms
     presses, releases = _chatter_run(1, 30, 40, min_press_ms=0, debounce_ms=25)
     assert presses > 120 and releases > 120
+
+
+def _timed(events, clock):
+    def sink(kind, name):
+        events.append((kind, name, clock[0]))
+    return sink
+
+
+def test_samples_fed_by_runs_give_the_events_of_every_sample():
+    """The device feeds a run of equal samples (1 ms apart) only at its first and
+    at the times next_due() names: the same events at the same times as feeding
+    every sample, over random presses, chatter, holds long enough to repeat, and
+    two buttons at once."""
+    rng = TinyRng(7)
+
+    def below(n):
+        return rng.next32() % n
+
+    names = ("up", "down", "a")
+    stream = []
+    bits = 0
+    for _ in range(400):
+        r = below(100)
+        if r < 20:
+            bits ^= 1 << below(3)  # an edge (chatter when they come close)
+        n = 1 + (below(1200) if r >= 97 else below(40))  # holds too
+        stream.extend([bits] * n)
+    each, runs = [], []
+    t0 = 5000
+    every = ButtonSet(names, ("up",), t0)
+    clock = [0]
+    sink = _timed(each, clock)
+    for i, b in enumerate(stream):
+        clock[0] = t0 + i
+        every.update_bits(b, t0 + i, sink)
+    by_run = ButtonSet(names, ("up",), t0)
+    sink = _timed(runs, clock)
+    i = 0
+    while i < len(stream):
+        end = i
+        while end + 1 < len(stream) and stream[end + 1] == stream[i]:
+            end += 1
+        t = t0 + i
+        while True:
+            clock[0] = t
+            by_run.update_bits(stream[i], t, sink)
+            due = by_run.next_due(stream[i], t)
+            if not t < due <= t0 + end:
+                break
+            t = due
+        i = end + 1
+    kinds = {k for k, _, _ in each}
+    assert {"press", "release", "long", "repeat"} <= kinds, kinds
+    assert runs == each
+
+
+def test_next_due_names_when_a_held_level_next_acts():
+    s = ButtonSet(("a",), (), 0)
+    events = []
+    s.update_bits(1, 100, lambda k, n: events.append(k))
+    assert s.next_due(1, 100) == 100 + MIN_PRESS_MS  # the minimum press
+    s.update_bits(1, 100 + MIN_PRESS_MS, lambda k, n: events.append(k))
+    assert events == ["press"]
+    assert s.next_due(1, 100 + MIN_PRESS_MS) == 100 + MIN_PRESS_MS + LONG_MS  # LONG
+    assert s.next_due(0, 100 + MIN_PRESS_MS) == 100 + MIN_PRESS_MS + DEBOUNCE_MS  # deaf
+    s2 = ButtonSet(("a",), (), 0)
+    s2.update_bits(0, 100, lambda k, n: None)
+    assert s2.next_due(0, 100) == 100  # up and settled: never

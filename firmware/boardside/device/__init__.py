@@ -44,6 +44,7 @@ else:
 
 HARDWARE_FILE = "hardware.json"
 POLL_MS = 5            # longest sleep between passes; a button's edge ends it within 1 ms
+EDGE_PASSES = 2        # passes a millisecond apart after an edge (the sampler's sample)
 HANDS_MS = 150         # no save within this of a button edge: taps come faster than that
 SERIAL_BUDGET = 256    # bytes read per loop, so a flood cannot starve the buttons
 NOTICE_MS = 1500       # how long a warning icon (state set aside, crash) stays up
@@ -91,6 +92,7 @@ class Device(ButtonInput, Recovery):
         self.pin_values = [p.value for p in self.pins]  # read every pass: bound once
         self.active = 0 if hw.buttons_active_low else 1
         self.edge = False      # a button's contact moved since the last pass (wait())
+        self.edge_passes = 0   # passes still to come a millisecond apart after an edge
         # Buttons whose contact moved while the chip was stalled by a flash write (no
         # code runs then, so no pin is read; the edge interrupts wait in the GPIO's
         # latches and run right after): see read_buttons().
@@ -163,6 +165,13 @@ class Device(ButtonInput, Recovery):
         self.last_ticks = drivers.ticks_ms()
         self.now = 0
         self.buttons = ButtonSet(BUTTONS, PAD, self.now, hw.debounce_ms, hw.min_press_ms)
+        # the pins sampled by hardware that goes on while the flash is written, where
+        # the board has it (device/inputs.py); else each pass reads the pins
+        open_sampler = getattr(drivers, "open_sampler", None)
+        self.event_ms = 0      # the time of the sample a button event comes from
+        self.open_samples(open_sampler([hw.buttons[b] for b in BUTTONS])
+                          if open_sampler is not None else None,
+                          [hw.buttons[b] for b in BUTTONS], self.active, self.now)
         # While a contact's minimum press runs, the app gets ready for it (App.prepare:
         # a mode's code imported): with frozen code only, since from .mpy files the
         # code must wait for make_room(), which may start the device afresh.
@@ -212,6 +221,7 @@ class Device(ButtonInput, Recovery):
         self.app = app
         self.persist = persist
         self.now = 0
+        self.sample_ms -= now
         self.seen = 0
         self.last_frame = 0
         self.notice_until = 0
@@ -274,11 +284,18 @@ class Device(ButtonInput, Recovery):
             for b in self.buttons.buttons:
                 if b.changing:
                     left = 1
+        if self.edge_passes:
+            # an edge woke the loop: the sampler takes its sample within a millisecond,
+            # so the passes come every millisecond until it is there
+            self.edge_passes -= 1
+            left = 1
         while left > 0 and not self.edge:
             drivers.sleep_ms(1)
             left -= 1
             if not self.edge_irqs:
                 self.poll_edges()
+        if self.edge and self.sampler is not None:
+            self.edge_passes = EDGE_PASSES
         self.edge = False
 
     def poll_edges(self):
@@ -521,6 +538,10 @@ class Device(ButtonInput, Recovery):
             storage.drop_key()
             drivers.allow_interrupts()
         self.blank()
+        if self.sampler is not None:
+            # its DMA writes into the heap: stopped before the REPL can drop this Device
+            self.sampler.close()
+            self.open_samples(None, None, self.active, self.now)
         print("boardside: stopped by Ctrl-C")
 
 

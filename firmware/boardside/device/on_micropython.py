@@ -11,6 +11,10 @@ What the Device expects of a driver set:
   ``value()`` is 0 or 1;
 - ``watch_edges(pin, handler)``: call ``handler(pin)`` when the level changes; False
   when the runtime has no pin interrupts (then the main loop looks for itself);
+- ``open_sampler(gpios)`` (optional): None, or the buttons' pins sampled every
+  millisecond into a RAM ring by hardware that goes on while the flash is written
+  (``ring``, ``mask``, ``base_gpio``, ``position()``, ``start()``; sampler.py);
+  without one the main loop reads the pins themselves (inputs.py);
 - ``open_strip(gpio, n, order)``: the LED chain (``buf``, ``write()``, ``busy_us()``,
   ``frames``; see leds.py);
 - ``frame_kernel``: None, or (map_frame, scale_frame), the output stage's per-byte
@@ -35,7 +39,7 @@ import time
 import machine
 import micropython
 
-from boardside.device import leds, watchdog
+from boardside.device import leds, sampler, watchdog
 
 EDGE_IRQS = True  # a button's edge wakes the main loop (Device.wait)
 
@@ -64,6 +68,11 @@ def watch_edges(pin, handler):
     # a soft interrupt (scheduled, not hard): the handler may not allocate either way
     pin.irq(handler, machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING)
     return True
+
+
+def open_sampler(gpios):
+    """The button pins sampled by PIO and DMA (sampler.py), or None."""
+    return sampler.open_sampler(machine, gpios)
 
 
 def open_strip(gpio, n, order):

@@ -41,12 +41,14 @@ class SimBoard:
     blank: leave the flash as it is: with no main.py the board only runs
     MicroPython's REPL, ready for ``boardside deploy``.
     seed: seed of the device's random generator (the board seeds from entropy).
+    pin_sampler: False makes a state machine that samples pins unavailable, as where
+    PIO is taken: the firmware then reads the button pins itself (device/inputs.py).
     """
 
     POLL_STEP_MS = 1
 
     def __init__(self, hardware_file=None, flash_dir=None, seed=None, entropy_seed=None,
-                 blank=False):
+                 blank=False, pin_sampler=True):
         chosen = hardware_file is not None
         self.hardware_file = hardware_file or paths.default_hardware_file()
         self.firmware_dir = paths.firmware_dir()
@@ -85,6 +87,9 @@ class SimBoard:
         self.pin_irqs = {}  # GPIO -> (handler, trigger, pin) of Pin.irq on the device
         self._pending_irqs = []
         self.dma_channels = set()
+        self.samplers = []  # rings a state machine samples pins into (fakes/leds.py)
+        self.pin_sampler = pin_sampler
+        self._addresses = {}  # id -> (object, its address in the board's RAM)
         self.pio_checked = {}  # PIO configurations whose bits were checked (fakes.DMA)
         self._busy_us = 0  # device time spent by the hardware, not yet on the clock
         self.tones = []
@@ -132,6 +137,7 @@ class SimBoard:
         self.pin_irqs = {}
         self._pending_irqs = []
         self.dma_channels = set()
+        self.samplers = []
         self._busy_us = 0
         self.panel = None  # the LEDs lost power too
         self._stop = False
@@ -302,7 +308,22 @@ class SimBoard:
         self._run_hardware(target)
         self.clock_ms = max(self.clock_ms, target)
         self._check_watchdog()
+        self.sample_to(self.clock_ms)  # before the host changes a button's level
         return self
+
+    def sample_to(self, ms):
+        """Bring the pin-sampling rings up to ``ms``: PIO and DMA sample on whatever
+        the CPU does, a flash write included."""
+        for ring in self.samplers:
+            ring.fill_to(ms)
+
+    def address_of(self, obj):
+        """uctypes.addressof on the board: a RAM address for each object asked about,
+        the same each time, 4 KB aligned (RAM is not modelled byte by byte)."""
+        known = self._addresses.get(id(obj))
+        if known is None or known[0] is not obj:
+            known = self._addresses[id(obj)] = (obj, 0x20000000 + 0x1000 * len(self._addresses))
+        return known[1]
 
     def _run_hardware(self, until):
         """Fire the timers and the watchdog due up to ``until``, each at its own
@@ -409,13 +430,16 @@ class SimBoard:
                 self._to_host.acquire()
 
     # -- buttons ------------------------------------------------------------------------
-    def pin_level(self, pin, pull):
+    def pin_level(self, pin, pull, at_ms=None):
+        """A pin's level now, or at ``at_ms`` (a sample taken meanwhile, the
+        buttons held as now)."""
         active_low = self.hw.buttons_active_low
         for name, p in self.hw.buttons.items():
             if p == pin:
                 pressed = self.held[name]
                 if self.bounce is not None:
-                    pressed = self.bounce(name, self.clock_ms, pressed)
+                    pressed = self.bounce(name, self.clock_ms if at_ms is None else at_ms,
+                                          pressed)
                 return (0 if pressed else 1) if active_low else (1 if pressed else 0)
         if pin == self.hw.tilt_pin:  # to GND with the pull-up: closed reads 0
             return 0 if self.tilt_closed else 1
@@ -433,6 +457,7 @@ class SimBoard:
 
     def press(self, button):
         self._check_button(button)
+        self.sample_to(self.clock_ms)  # the samples so far saw it up
         if not self.held[button]:
             self.held[button] = True
             self._edge(button)
@@ -440,6 +465,7 @@ class SimBoard:
 
     def release(self, button):
         self._check_button(button)
+        self.sample_to(self.clock_ms)
         if self.held[button]:
             self.held[button] = False
             self._edge(button)

@@ -20,6 +20,7 @@ import sys
 import micropython
 
 from board import clock, machine
+from boardside.events import BUTTONS
 from board.rig import Rig, open_mode, quoridor_enter
 
 PASSES = 400  # two seconds of main loop at 5 ms a pass
@@ -269,6 +270,57 @@ def checks(rig):
 
     yield Check("read_buttons, DOWN held in the menu (press, long, repeat, release)",
                 hold_down, PASSES, hold_down_setup, moved_down)
+
+    # The same from the samples a PIO state machine and DMA write into a ring (the
+    # rp2 port, device/sampler.py): this VM has neither, so a ring the check fills
+    # stands in for the sampler, five samples (5 ms) before each read.
+    class Ring:
+        def __init__(self, base_gpio):
+            self.base_gpio = base_gpio
+            self.ring = memoryview(bytearray(256))
+            self.mask = 255
+            self.pos = 0
+
+        def position(self):
+            return self.pos & self.mask  # (the ring's index, as PinSampler's)
+
+        def start(self):
+            self.pos = 0
+
+    gpios = [rig.pins[b] for b in BUTTONS]
+    ring = Ring(min(gpios))
+    up = 0
+    for g in gpios:
+        up |= (1 - rig.down) << (g - ring.base_gpio)
+    down_bit = 1 << (rig.pins["down"] - ring.base_gpio)
+    held = up ^ down_bit  # DOWN's pin at its pressed level, the others up
+    samples = (ring, start, up, held)
+
+    def ring_setup():
+        hold_down_setup()
+        ring.pos = 0
+        dev.open_samples(ring, gpios, dev.active, start[0])
+        dev.at_rest = False
+
+    def ring_hold_down(k):
+        r, t, idle, pressed = samples
+        byte = idle if k >= 300 else pressed
+        while r.pos < 5 * (k + 1):  # (fn(0) runs twice: the ring is filled once)
+            r.ring[r.pos & r.mask] = byte
+            r.pos += 1
+        dev.read_buttons(t[0] + 5 * k + 4)
+
+    def ring_moved_down():
+        found = moved_down()
+        taken = dev.sample_pos == ring.position()
+        dev.open_samples(None, gpios, dev.active, dev.now)  # the pins again, as before
+        dev.at_rest = False
+        if found is None and not taken:
+            return "the samples were not all read"
+        return found
+
+    yield Check("read_buttons from a sampler's ring, DOWN held in the menu",
+                ring_hold_down, PASSES, ring_setup, ring_moved_down)
 
     # LEFT pressed with contact chatter, held 1 s (a long press, then repeats),
     # released with chatter, 5 ms between samples as in the main loop: the

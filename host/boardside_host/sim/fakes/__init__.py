@@ -13,13 +13,14 @@ device thread's clock moves by those durations; Python's own time is not
 modelled (make bench estimates it).
 
 The modules, one piece of the board each: machine.py (time, machine), leds.py
-(neopixel, rp2's PIO and DMA), flash.py (os and the flash), usb_serial.py (sys,
+(neopixel, rp2's PIO and DMA, uctypes), flash.py (os and the flash), usb_serial.py (sys,
 select), runtime.py (random, gc, micropython, vfs), stops.py (how the device thread
 stops). FACTORIES below maps each module name the firmware imports to its maker.
 """
 
 from boardside_host.sim.fakes.flash import FLASH_ERASE_US, Flash, make_os
-from boardside_host.sim.fakes.leds import PioError, led_frame_us, make_neopixel, make_rp2
+from boardside_host.sim.fakes.leds import (PioError, led_frame_us, make_neopixel, make_rp2,
+                                           make_uctypes)
 from boardside_host.sim.fakes.machine import (PIN_IRQ_FALLING, PIN_IRQ_RISING, make_machine,
                                               make_time)
 from boardside_host.sim.fakes.runtime import make_gc, make_micropython, make_random, make_vfs
@@ -35,5 +36,5 @@ FACTORIES = {
     "rp2": make_rp2,
     "sys": make_sys, "select": make_select, "uselect": make_select, "os": make_os,
     "uos": make_os, "random": make_random, "urandom": make_random, "gc": make_gc,
-    "micropython": make_micropython, "vfs": make_vfs,
+    "micropython": make_micropython, "vfs": make_vfs, "uctypes": make_uctypes,
 }

@@ -1,5 +1,8 @@
 """The LED chain: neopixel's bitstream, and rp2's PIO state machines fed by DMA,
-whose program is run bit by bit and read as a WS2812B reads it."""
+whose program is run bit by bit and read as a WS2812B reads it. Also the other
+way round: a state machine that samples input pins (`in pins`, autopush) into
+its RX FIFO, drained by DMA into a RAM ring (the buttons, device/sampler.py),
+and uctypes.addressof for the ring's alignment."""
 
 import errno
 import math
@@ -266,10 +269,21 @@ def make_rp2(board):
                 self.init(program, freq, sideset_base=sideset_base, **kwargs)
 
         def init(self, program, freq=-1, sideset_base=None, out_shiftdir=None,
-                 pull_thresh=None, **kwargs):
+                 pull_thresh=None, in_base=None, push_thresh=None, in_shiftdir=None,
+                 **kwargs):
             cfg = program.config
             self.program = program
             self.freq = 125_000_000 if freq == -1 else freq
+            self.sampling = any(ins.op == "in_" for ins in program.code)
+            if self.sampling and not board.pin_sampler:
+                raise OSError(errno.EBUSY, "EBUSY")  # (SimBoard(pin_sampler=False))
+            if self.sampling:
+                self.sample_period_ms, self.in_pins = sampling_program(
+                    program, self.freq, in_shiftdir, push_thresh)
+                if in_base is None:
+                    raise PioError("no in_base: the program's `in pins` reads nothing")
+                self.in_base = in_base.id if hasattr(in_base, "id") else int(in_base)
+                return
             self.pin = sideset_base
             self.shift_left = (cfg.get("out_shiftdir", 0) if out_shiftdir is None
                                else out_shiftdir) == PIO.SHIFT_LEFT
@@ -324,13 +338,27 @@ def make_rp2(board):
             return {k: (ctrl >> pos) & ((1 << width) - 1) for k, (pos, width) in fields.items()}
 
         def config(self, read=None, write=None, count=None, ctrl=None, trigger=False):
-            self.read, self.write, self.count, self.ctrl = read, write, count, ctrl
+            self.read, self.target, self.count, self.ctrl = read, write, count, ctrl
             if trigger:
                 self._start()
 
+        @property
+        def write(self):
+            """Where the next write goes: a sampling ring's address (else 0)."""
+            ring = self.ring
+            if ring is None:
+                return 0
+            board.sample_to(board.clock_ms)
+            return ring.address + (ring.written & ring.mask)
+
+        ring = None
+
         def _start(self):
             c = DMA.unpack_ctrl(self.ctrl)
-            sm = self.write
+            if isinstance(self.read, StateMachine):
+                self._start_ring(c)
+                return
+            sm = self.target
             if not isinstance(sm, StateMachine):
                 raise PioError("the simulator's DMA only feeds a state machine's TX FIFO")
             if c["inc_write"] or not c["enable"]:
@@ -385,7 +413,41 @@ def make_rp2(board):
                 cached = board.pio_checked[key] = bit_ns
             return data, cached
 
+        def _start_ring(self, c):
+            sm = self.read
+            if not getattr(sm, "sampling", False):
+                raise PioError("the simulator's DMA reads only a sampling state machine")
+            if c["inc_read"] or not c["inc_write"] or not c["enable"]:
+                raise PioError("from a FIFO (one register: inc_read=False) into RAM "
+                               "(inc_write=True), enabled")
+            if c["treq_sel"] != (sm.id >> 2) * 8 + 4 + (sm.id & 3):
+                raise PioError("the DMA is not paced by state machine %d's RX FIFO "
+                               "(treq_sel %d): it would read an empty FIFO" % (sm.id,
+                                                                               c["treq_sel"]))
+            if c["size"] != 0 or not c["ring_sel"] or not c["ring_size"]:
+                raise PioError("the simulator's sampling ring takes bytes (size=0) and "
+                               "wraps the write address (ring_sel=1, ring_size)")
+            view = memoryview(self.target)
+            if view.nbytes != 1 << c["ring_size"]:
+                raise PioError("a ring of %d bytes written through a buffer of %d: the DMA "
+                               "would write past it or leave part of it"
+                               % (1 << c["ring_size"], view.nbytes))
+            address = board.address_of(view.obj if view.obj is not None else self.target)
+            if address & (view.nbytes - 1):
+                raise PioError("a DMA ring must be aligned to its size")
+            if self.ring is not None:
+                board.samplers.remove(self.ring)
+            self.ring = SampleRing(board, sm, view.cast("B"), address, self.count)
+            board.samplers.append(self.ring)
+
         def active(self, value=None):
+            if self.ring is not None:
+                if value is None:
+                    board.sample_to(board.clock_ms)
+                    return self.ring.left > 0
+                if not value:
+                    self.close()
+                return None
             if value is None:
                 return board.clock_ms * 1000 + board._busy_us < self.done_us
             if not value:
@@ -393,10 +455,90 @@ def make_rp2(board):
             return None
 
         def close(self):
+            if self.ring is not None and self.ring in board.samplers:
+                board.samplers.remove(self.ring)
+            self.ring = None
             board.dma_channels.discard(self.channel)
 
         def irq(self, *args, **kwargs):
             return None
 
     m.PIO, m.StateMachine, m.DMA, m.asm_pio, m.PioError = PIO, StateMachine, DMA, asm_pio, PioError
+    return m
+
+
+def sampling_program(program, freq, in_shiftdir=None, push_thresh=None):
+    """(ms between samples, pins per sample) of a program that samples pins: one
+    `in pins` that fills the ISR to the autopush threshold, shifting left (the first
+    pin in bit 0), plus delays and nops, at a rate of whole milliseconds."""
+    cfg = program.config
+    ops = [ins for ins in program.code if ins.op != "nop"]
+    if len(ops) != 1 or ops[0].args[0] != "pins":
+        raise PioError("the simulator samples pins with one `in pins` (and nops)")
+    bits = ops[0].args[1]
+    thresh = cfg.get("push_thresh", 32) if push_thresh is None else push_thresh
+    shiftdir = cfg.get("in_shiftdir", 1) if in_shiftdir is None else in_shiftdir
+    if not cfg.get("autopush") or thresh != bits or shiftdir != 0:
+        raise PioError("each sample pushed as it is read: autopush at the `in` count, "
+                       "shifting left (in_shiftdir=SHIFT_LEFT)")
+    cycles = sum(1 + ins.delay for ins in program.code)
+    period_us = cycles * 1e6 / freq
+    if period_us < 1000 or abs(period_us - round(period_us / 1000) * 1000) > 1e-6:
+        raise PioError("a sample every %.1f us: the simulator samples every whole ms"
+                       % period_us)
+    return round(period_us / 1000), bits
+
+
+class SampleRing:
+    """A state machine's samples written by DMA into a ring of bytes: ``written``
+    counts the samples, the next one goes to ``written & mask``; ``taken_ms`` is
+    when the last was taken. Filled as the board's time passes (SimBoard.sample_to)."""
+
+    def __init__(self, board, sm, view, address, count):
+        self.board = board
+        self.sm = sm
+        self.view = view
+        self.address = address
+        self.mask = len(view) - 1
+        self.written = 0
+        self.left = count
+        self.taken_ms = board.clock_ms
+
+    def sample(self, t):
+        board = self.board
+        byte = 0
+        for i in range(self.sm.in_pins):
+            gpio = self.sm.in_base + i
+            pull = board.pins_configured.get(gpio, (0, 0))[1]
+            if board.pin_level(gpio, pull, t):
+                byte |= 1 << i
+        return byte
+
+    def fill_to(self, now):
+        """The samples due up to ``now`` (ms), each read from the pins at its time."""
+        period = self.sm.sample_period_ms
+        if not self.sm.running:
+            self.taken_ms = now
+            return
+        due = (now - self.taken_ms) // period
+        if due <= 0 or self.left <= 0:
+            return
+        due = min(due, self.left)
+        first = self.taken_ms + period
+        skip = max(0, due - len(self.view))  # written over before anyone could read them
+        self.written += skip
+        t = first + skip * period
+        steady = self.board.bounce is None  # the pins cannot change within one fill
+        byte = self.sample(t) if steady else None
+        for _ in range(due - skip):
+            self.view[self.written & self.mask] = byte if steady else self.sample(t)
+            self.written += 1
+            t += period
+        self.taken_ms += due * period
+        self.left -= due
+
+
+def make_uctypes(board):
+    m = types.ModuleType("uctypes")
+    m.addressof = board.address_of
     return m
