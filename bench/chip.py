@@ -35,9 +35,9 @@ GOALS = (
     ("latency_median_ms", "<=", 15.0, "median press to frame latched"),
     ("latency_p95_ms", "<=", 20.0, "p95 press to frame latched"),
     ("open_ms", "<=", 50.0, "opening a mode to its first frame latched"),
-    ("menu_used_kb", "<=", 32.0, "heap in use back in the menu"),
-    ("mode_share_kb", "<=", 32.0, "a mode's heap on top of the menu's"),
-    ("largest_min_kb", ">=", 128.0, "the largest free block, always"),
+    ("menu_used_kb", "<=", 32.0, "heap live back in the menu"),
+    ("mode_share_kb", "<=", 32.0, "a mode's live heap over the menu's"),
+    ("largest_min_kb", ">=", 128.0, "the largest free block, raw"),
     ("gc_ms_max", "<=", 8.0, "a gc.collect()"),
     ("idle_pass_ms", "<=", 1.0, "an idle main-loop pass, awake"),
 )
@@ -61,11 +61,14 @@ def figures(chip, night):
     latencies = [v for name, rec in night.modes.items() if name != "menu"
                  for v in rec["latency_ms"]]
     opens = [v for f in per_mode.values() for v in f["open_ms"]]
-    shares = []
-    for name, f in per_mode.items():
-        if name in ("menu", "settings") or f["heap_free_min"] is None or not menu_free:
-            continue
-        shares.append((max(menu_free) - f["heap_free_min"]) / KB)
+    menu_live = [v for f in per_mode.values() for v in f["menu_live"]]
+    shares = [f["share_live_max"] / KB for name, f in per_mode.items()
+              if name not in ("menu", "settings") and f["share_live_max"] is not None]
+    raw_shares = [(max(menu_free) - f["heap_free_min"]) / KB for name, f in per_mode.items()
+                  if name not in ("menu", "settings") and f["heap_free_min"] is not None
+                  and menu_free]
+    live_largest = [f["live_largest_min"] for f in per_mode.values()
+                    if f["live_largest_min"] is not None]
     idle = chip.idle(2000)
     gcs = [ms for _, ms in chip.gcs]
 
@@ -77,13 +80,19 @@ def figures(chip, night):
         "latency_median_ms": round(statistics.median(latencies), 2) if latencies else None,
         "latency_p95_ms": pct(latencies, 0.95),
         "open_ms": max(opens) if opens else None,
-        "menu_used_kb": round((total - max(menu_free)) / KB, 1) if menu_free else None,
+        # live: in use right after a collection (garbage gone), the most of the evening
+        "menu_used_kb": round(max(menu_live) / KB, 1) if menu_live else None,
         "mode_share_kb": round(max(shares), 1) if shares else None,
         "largest_min_kb": round(min(min(f["heap_largest_min"] for f in per_mode.values()
                                         if f["heap_largest_min"] is not None),
                                     heap["largest"]) / KB, 1),
         "gc_ms_max": round(max(gcs), 2) if gcs else None,
         "idle_pass_ms": round(idle["awake_us_per_pass"] / 1000, 3),
+        # not goals: the heap read raw after each press, garbage and all (how these
+        # figures were taken before), and the largest block right after a collection
+        "menu_used_raw_kb": round((total - max(menu_free)) / KB, 1) if menu_free else None,
+        "mode_share_raw_kb": round(max(raw_shares), 1) if raw_shares else None,
+        "largest_after_gc_min_kb": round(min(live_largest) / KB, 1) if live_largest else None,
     }
     return per_mode, whole, idle, heap
 
@@ -248,6 +257,9 @@ def main(argv):
                                           "ok" if ok else "MISSED"))
         if not ok:
             missed.append("%s: %s (goal %s %s)" % (what, v, op, limit))
+    print("%-34s %10s" % ("(raw) heap in use in the menu", whole["menu_used_raw_kb"]))
+    print("%-34s %10s" % ("(raw) a mode's share", whole["mode_share_raw_kb"]))
+    print("%-34s %10s" % ("largest free block after a gc", whole["largest_after_gc_min_kb"]))
     frozen = 0
     try:
         with open(os.path.join(rig.firmware_dir(), "BOARDSIDE_PICO", "flash.json")) as f:

@@ -138,6 +138,9 @@ class ChipBoard:
         self.console = []
         self.notes = []
         self.gcs = []          # (start_ms, ms) of each gc_collect() run
+        # the heap at each run's return (heap()'s keys, None before the heap was found:
+        # boot() finds it), one per entry of gcs: what is live, garbage gone
+        self.gc_heaps = []
         self.flash_ops = {}
         self.sleep_ns = 0      # emulated time the core slept (WFI/WFE)
         self.delay_calls = 0   # calls of mp_hal_delay_ms (time.sleep_ms)
@@ -179,6 +182,9 @@ class ChipBoard:
                                      f["latch_ns"] / 1e6))
         for g in reply.get("gcs", ()):
             self.gcs.append((g["start_ns"] / 1e6, (g["end_ns"] - g["start_ns"]) / 1e6))
+            self.gc_heaps.append({"free": g["free"], "largest": g["largest"],
+                                  "total": g["total"], "alloc": g["total"] - g["free"]}
+                                 if "free" in g else None)
         for t in reply.get("traces", ()):
             self.traces.append((t["t_ns"] / 1e6, t["name"]))
         for n in reply.get("notes", ()):
@@ -240,6 +246,7 @@ class ChipBoard:
     def boot(self, timeout_ms=10000):
         """Run until the firmware's boot event; returns the emulated ms it took."""
         self.run_until(lambda: any(e["event"] == "boot" for e in self.events), timeout_ms)
+        self.heap()  # the heap's record found: collections from now on read it
         return self
 
     # -- buttons ------------------------------------------------------------------------
@@ -327,6 +334,7 @@ class ChipBoard:
         ``largest`` the largest free block in bytes."""
         if self._heap_area is None:
             self._heap_area = heap_area(self.read, self.syms)
+            self._call({"op": "heap_area", "rec": self._heap_area[0]})
         return heap_from(self.read, self.syms, self._heap_area)
 
     def fail_alloc(self, after=1):
