@@ -16,8 +16,8 @@ somewhere. Figures per mode:
   before the collector runs for it.
 - ``heap``, live: the heap read at the return of every collection (all that is in use
   then is reachable). ``live``: the most in use after a collection while the mode ran;
-  ``menu_live``: in use after the first collection back in the menu (the device
-  collects there within GC_IDLE_MS); ``share_live``: ``live`` less the menu's live
+  ``menu_live``: in use after the last collection back in the menu at rest (the
+  device collects there within GC_IDLE_MS); ``share_live``: ``live`` less the menu's live
   figure from before the mode was opened, the mode's own share.
 - ``gc_ms``: every gc_collect() run on the core while the mode ran.
 
@@ -40,7 +40,7 @@ BYTE_US = 10       # one byte on the WS2812 wire: 8 bits of 1.25 us
 SHOWN_WINDOW_MS = 1000  # a chip frame must be one the simulator showed this recently
 BLINK_MS = 400     # the slowest blink's half period (modes' cursors and marks)
 CATCH_UP_MS = 2000  # longest a cue (PAC-MAN's: 1.2 s) may end later on the chip
-MENU_GC_MS = 3000  # back in the menu the device collects within 2 s of rest (GC_IDLE_MS)
+MENU_REST_MS = 2500  # back in the menu the device collects within 2 s of rest (GC_IDLE_MS)
 
 MODES = ["dice", "quoridor", "pacman", "qbert", "cubequest", "qubo"]
 
@@ -170,13 +170,14 @@ class Evening:
                 if h is not None and t >= since_ms and (until_ms is None or t < until_ms)]
 
     def menu_collection(self, since_ms):
-        """The heap after the first collection back in the menu (begun after since_ms,
-        the menu's frame), waiting for it; None if none came."""
-        try:
-            self.run_until(lambda: self.collected(since_ms), MENU_GC_MS, 20)
-        except TimeoutError:
-            return None
-        return self.collected(since_ms)[0]
+        """The heap after the menu's last collection by MENU_REST_MS after since_ms
+        (the menu's frame): by then the device has collected at rest (a collection
+        the heap's own threshold starts may come sooner); None if none came."""
+        left = since_ms + MENU_REST_MS - self.chip.now_ms
+        if left > 0:
+            self.advance(left)
+        ran = self.collected(since_ms)
+        return ran[-1] if ran else None
 
     def frame_after(self, t_ms):
         for f in self.chip.frames:

@@ -337,6 +337,41 @@ class ChipBoard:
             self._call({"op": "heap_area", "rec": self._heap_area[0]})
         return heap_from(self.read, self.syms, self._heap_area)
 
+    def census(self, biggest=None):
+        """What the heap's blocks hold, read from RAM: (bytes, count) by the type
+        named in each allocation's first word (an object's type, as the ELF's symbols
+        name it), else "(data)": a dict's table, a string's or a list's items. Right
+        after a collection, all of it is live."""
+        self.heap()
+        rec, pool = self._heap_area
+        atb, atb_len = struct.unpack("<2I", self.read(rec, 8))
+        start = struct.unpack("<I", self.read(pool, 4))[0]
+        table = self.read(atb, atb_len)
+        blocks = atb_len * 4
+        data = self.read(start, blocks * 16)
+        names = {}
+        for name, addr in self.syms.items():
+            if "type" in name and (addr not in names or name.startswith("mp_type_")):
+                names[addr] = name
+        found = {}
+        i = 0
+        while i < blocks:
+            kind = (table[i >> 2] >> ((i & 3) * 2)) & 3
+            if kind == 0 or kind == 2:
+                i += 1
+                continue
+            n = 1
+            while i + n < blocks and (table[(i + n) >> 2] >> (((i + n) & 3) * 2)) & 3 == 2:
+                n += 1
+            word = struct.unpack_from("<I", data, i * 16)[0]
+            name = names.get(word, "(data)")
+            b, c = found.get(name, (0, 0))
+            found[name] = (b + n * 16, c + 1)
+            if biggest is not None:
+                biggest.append((n * 16, start + i * 16, name, data[i * 16:i * 16 + 32]))
+            i += n
+        return found
+
     def fail_alloc(self, after=1):
         """Make the ``after``-th m_malloc() call from now fail as a full heap does:
         it goes to m_malloc_fail(), which raises MemoryError in whatever Python code
