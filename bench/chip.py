@@ -2,6 +2,7 @@
 
     python bench/chip.py [--evenings N] [--json PATH]
     python bench/chip.py --breakdown    # where one press's time goes, stage by stage
+    python bench/chip.py --census       # the menu's live heap by type, boot and evening
 
 Plays the scripted evening of tests/chip/evening.py (every mode and the settings
 screen) on the boardside image, MicroPython with the package frozen in, on the
@@ -116,6 +117,8 @@ PRESSES = (
     ("dice: back to the menu", "menu", 60, 1000),
     ("menu: to Quoridor", "right", 60, 300),
     ("menu: to PAC-MAN", "right", 60, 300),
+    ("menu: A opens PAC-MAN", "a", 60, 800),
+    ("pacman: back to the menu", "menu", 60, 1000),
     ("menu: to Q*bert", "right", 60, 300),
     ("menu: A opens Q*bert", "a", 60, 600),
     ("qbert: back to the menu", "menu", 60, 1000),
@@ -209,6 +212,30 @@ def breakdown(verbose=False):
     return 0
 
 
+def census():
+    """Where the menu's live heap goes, by type: after boot, and after an evening of
+    every mode (each read right after the menu's collection at rest)."""
+    chip = rig.ChipBoard("BOARDSIDE_PICO")
+    try:
+        chip.boot()
+        night = evening.Evening(chip, log=lambda s: None)
+        night.menu_collection(0)
+        booted = chip.census()
+        night.play()
+        played = chip.census()
+    finally:
+        chip.close()
+    print("the menu's heap after a collection, bytes (allocations): after boot, after "
+          "an evening, the difference")
+    for name in sorted(set(booted) | set(played), key=lambda n: -played.get(n, (0, 0))[0]):
+        b, p = booted.get(name, (0, 0)), played.get(name, (0, 0))
+        print("%-28s %7d (%4d) %7d (%4d) %+7d" % (name, b[0], b[1], p[0], p[1], p[0] - b[0]))
+    print("%-28s %7d        %7d        %+7d" % (
+        "total", sum(v[0] for v in booted.values()), sum(v[0] for v in played.values()),
+        sum(v[0] for v in played.values()) - sum(v[0] for v in booted.values())))
+    return 0
+
+
 def main(argv):
     evenings = 1
     out = os.path.join(ROOT, "out", "chip-bench.json")
@@ -219,6 +246,8 @@ def main(argv):
             evenings = int(args.pop(0))
         elif a == "--breakdown":
             return breakdown("-v" in args)
+        elif a == "--census":
+            return census()
         elif a == "--json":
             out = args.pop(0)
         elif a in ("-h", "--help"):
