@@ -2,6 +2,7 @@
 
     python bench/chip.py [--evenings N] [--json PATH]
     python bench/chip.py --breakdown    # where one press's time goes, stage by stage
+    python bench/chip.py --census       # the menu's live heap by type, boot and evening
 
 Plays the scripted evening of tests/chip/evening.py (every mode and the settings
 screen) on the boardside image, MicroPython with the package frozen in, on the
@@ -35,9 +36,9 @@ GOALS = (
     ("latency_median_ms", "<=", 15.0, "median press to frame latched"),
     ("latency_p95_ms", "<=", 20.0, "p95 press to frame latched"),
     ("open_ms", "<=", 50.0, "opening a mode to its first frame latched"),
-    ("menu_used_kb", "<=", 32.0, "heap in use back in the menu"),
-    ("mode_share_kb", "<=", 32.0, "a mode's heap on top of the menu's"),
-    ("largest_min_kb", ">=", 128.0, "the largest free block, always"),
+    ("menu_used_kb", "<=", 32.0, "heap live back in the menu"),
+    ("mode_share_kb", "<=", 32.0, "a mode's live heap over the menu's"),
+    ("largest_min_kb", ">=", 128.0, "the largest free block, raw"),
     ("gc_ms_max", "<=", 8.0, "a gc.collect()"),
     ("idle_pass_ms", "<=", 1.0, "an idle main-loop pass, awake"),
 )
@@ -61,11 +62,14 @@ def figures(chip, night):
     latencies = [v for name, rec in night.modes.items() if name != "menu"
                  for v in rec["latency_ms"]]
     opens = [v for f in per_mode.values() for v in f["open_ms"]]
-    shares = []
-    for name, f in per_mode.items():
-        if name in ("menu", "settings") or f["heap_free_min"] is None or not menu_free:
-            continue
-        shares.append((max(menu_free) - f["heap_free_min"]) / KB)
+    menu_live = [v for f in per_mode.values() for v in f["menu_live"]]
+    shares = [f["share_live_max"] / KB for name, f in per_mode.items()
+              if name not in ("menu", "settings") and f["share_live_max"] is not None]
+    raw_shares = [(max(menu_free) - f["heap_free_min"]) / KB for name, f in per_mode.items()
+                  if name not in ("menu", "settings") and f["heap_free_min"] is not None
+                  and menu_free]
+    live_largest = [f["live_largest_min"] for f in per_mode.values()
+                    if f["live_largest_min"] is not None]
     idle = chip.idle(2000)
     gcs = [ms for _, ms in chip.gcs]
 
@@ -77,13 +81,19 @@ def figures(chip, night):
         "latency_median_ms": round(statistics.median(latencies), 2) if latencies else None,
         "latency_p95_ms": pct(latencies, 0.95),
         "open_ms": max(opens) if opens else None,
-        "menu_used_kb": round((total - max(menu_free)) / KB, 1) if menu_free else None,
+        # live: in use right after a collection (garbage gone), the most of the evening
+        "menu_used_kb": round(max(menu_live) / KB, 1) if menu_live else None,
         "mode_share_kb": round(max(shares), 1) if shares else None,
         "largest_min_kb": round(min(min(f["heap_largest_min"] for f in per_mode.values()
                                         if f["heap_largest_min"] is not None),
                                     heap["largest"]) / KB, 1),
         "gc_ms_max": round(max(gcs), 2) if gcs else None,
         "idle_pass_ms": round(idle["awake_us_per_pass"] / 1000, 3),
+        # not goals: the heap read raw after each press, garbage and all (how these
+        # figures were taken before), and the largest block right after a collection
+        "menu_used_raw_kb": round((total - max(menu_free)) / KB, 1) if menu_free else None,
+        "mode_share_raw_kb": round(max(raw_shares), 1) if raw_shares else None,
+        "largest_after_gc_min_kb": round(min(live_largest) / KB, 1) if live_largest else None,
     }
     return per_mode, whole, idle, heap
 
@@ -107,6 +117,8 @@ PRESSES = (
     ("dice: back to the menu", "menu", 60, 1000),
     ("menu: to Quoridor", "right", 60, 300),
     ("menu: to PAC-MAN", "right", 60, 300),
+    ("menu: A opens PAC-MAN", "a", 60, 800),
+    ("pacman: back to the menu", "menu", 60, 1000),
     ("menu: to Q*bert", "right", 60, 300),
     ("menu: A opens Q*bert", "a", 60, 600),
     ("qbert: back to the menu", "menu", 60, 1000),
@@ -200,6 +212,30 @@ def breakdown(verbose=False):
     return 0
 
 
+def census():
+    """Where the menu's live heap goes, by type: after boot, and after an evening of
+    every mode (each read right after the menu's collection at rest)."""
+    chip = rig.ChipBoard("BOARDSIDE_PICO")
+    try:
+        chip.boot()
+        night = evening.Evening(chip, log=lambda s: None)
+        night.menu_collection(0)
+        booted = chip.census()
+        night.play()
+        played = chip.census()
+    finally:
+        chip.close()
+    print("the menu's heap after a collection, bytes (allocations): after boot, after "
+          "an evening, the difference")
+    for name in sorted(set(booted) | set(played), key=lambda n: -played.get(n, (0, 0))[0]):
+        b, p = booted.get(name, (0, 0)), played.get(name, (0, 0))
+        print("%-28s %7d (%4d) %7d (%4d) %+7d" % (name, b[0], b[1], p[0], p[1], p[0] - b[0]))
+    print("%-28s %7d        %7d        %+7d" % (
+        "total", sum(v[0] for v in booted.values()), sum(v[0] for v in played.values()),
+        sum(v[0] for v in played.values()) - sum(v[0] for v in booted.values())))
+    return 0
+
+
 def main(argv):
     evenings = 1
     out = os.path.join(ROOT, "out", "chip-bench.json")
@@ -210,6 +246,8 @@ def main(argv):
             evenings = int(args.pop(0))
         elif a == "--breakdown":
             return breakdown("-v" in args)
+        elif a == "--census":
+            return census()
         elif a == "--json":
             out = args.pop(0)
         elif a in ("-h", "--help"):
@@ -248,6 +286,9 @@ def main(argv):
                                           "ok" if ok else "MISSED"))
         if not ok:
             missed.append("%s: %s (goal %s %s)" % (what, v, op, limit))
+    print("%-34s %10s" % ("(raw) heap in use in the menu", whole["menu_used_raw_kb"]))
+    print("%-34s %10s" % ("(raw) a mode's share", whole["mode_share_raw_kb"]))
+    print("%-34s %10s" % ("largest free block after a gc", whole["largest_after_gc_min_kb"]))
     frozen = 0
     try:
         with open(os.path.join(rig.firmware_dir(), "BOARDSIDE_PICO", "flash.json")) as f:

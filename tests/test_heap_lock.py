@@ -59,6 +59,7 @@ CHECKS = (
 GC_CHECKS = (
     "no collection inside an animation",
     "collections keep up with the garbage",
+    "the menu at rest lets the mode left go",
     "a mode left is let go, and comes back",
     "a mode's modules imported after it opened are let go too",
 )

@@ -25,7 +25,7 @@ import json
 from boardside import modes as registry
 from boardside import settings as settings_registry
 from boardside.buttons import ButtonSet
-from boardside.canvas import BLUE, DIM, GREY, WHITE, YELLOW, Canvas
+from boardside.canvas import BLUE, DIM, GREY, WHITE, YELLOW, Canvas, forget_images
 from boardside.events import (A, B, BUTTONS, DOWN, LEFT, MENU, PAD, PRESS, RELEASE, REPEAT,
                               RIGHT, UP)
 from boardside.app_secrets import Secrets
@@ -141,6 +141,19 @@ class App(Secrets):
         for name in list(self.instances):
             if name != keep:
                 self.park(name)
+
+    def rest(self):
+        """The menu at rest (the shell calls this at a quiet moment): the mode left
+        for the menu, kept loaded in case it is opened again at once, is parked, so
+        the menu holds no mode's game, frames, code or glyphs. True if one was
+        parked."""
+        if self.current is not None or self.settings_screen is not None:
+            return False
+        if not self.instances:
+            return False
+        self.park_all()
+        forget_images()
+        return True
 
     def open(self, name, now_ms):
         """Switch to a mode by name, or to the menu with 'menu'."""

@@ -78,6 +78,15 @@ _by_char = {}
 _by_icon = {}
 
 
+def forget_images():
+    """Let the cached images go (the menu at rest: a mode's glyphs and icons are
+    not the menu's); they are made again as they are drawn."""
+    _images.clear()
+    _by_char.clear()
+    _by_icon.clear()
+    _cached[0] = 0
+
+
 def _char_image(ch):
     fb = _image(font.glyph(ch), font.WIDTH, font.HEIGHT)
     if len(_by_char) >= IMAGE_CACHE:  # characters without a glyph of their own share one
@@ -100,10 +109,7 @@ def _image(pattern, w, h):
     fb = size.get(pattern)
     if fb is None:
         if _cached[0] >= IMAGE_CACHE:
-            _images.clear()
-            _by_char.clear()
-            _by_icon.clear()
-            _cached[0] = 0
+            forget_images()
             size = _images[w << 8 | h] = {}
         # GS2_HMSB keeps pixel x of a row in bits 2x and 2x+1 (of the row's bytes,
         # first byte lowest): a lit pixel's three, valued 1, 2 and 3, are 0b111001

@@ -10,8 +10,15 @@ somewhere. Figures per mode:
 - ``latency_ms``: each press that drew a frame, from the button's edge (the press;
   for a held button, whose hold is an action of its own, the release) to the first
   frame that started on the wire after it, its last bit latched.
-- ``heap``: free bytes and the largest free block read from RAM after every press
-  (the lowest while the mode ran, and in the menu after it).
+- ``heap``, raw: free bytes and the largest free block read from RAM after every
+  press (the lowest while the mode ran, and in the menu after it). Garbage not yet
+  collected counts as in use: the largest free block is what an allocation meets
+  before the collector runs for it.
+- ``heap``, live: the heap read at the return of every collection (all that is in use
+  then is reachable). ``live``: the most in use after a collection while the mode ran;
+  ``menu_live``: in use after the last collection back in the menu at rest (the
+  device collects there within GC_IDLE_MS); ``share_live``: ``live`` less the menu's live
+  figure from before the mode was opened, the mode's own share.
 - ``gc_ms``: every gc_collect() run on the core while the mode ran.
 
 With ``sim`` (a SimBoard), the simulator shadows the chip: the same presses and
@@ -34,6 +41,7 @@ SHOWN_WINDOW_MS = 1000  # a chip frame must be one the simulator showed this rec
 BLINK_MS = 400     # the slowest blink's half period (modes' cursors and marks)
 CATCH_UP_MS = 2000  # longest a cue (PAC-MAN's: 1.2 s) may end later on the chip
 DRAW_WAIT_MS = 1000  # longest the chip may act on a press after the simulator did
+MENU_REST_MS = 2500  # back in the menu the device collects within 2 s of rest (GC_IDLE_MS)
 
 MODES = ["dice", "quoridor", "pacman", "qbert", "cubequest", "qubo"]
 
@@ -94,6 +102,8 @@ class Evening:
         self.menu_index = 0   # the menu's selection, as the chip keeps it
         self.bad = []         # crash/exception reports seen
         self.restarts = []    # fresh starts into a mode (code from .mpy files only)
+        self.menu_live = None  # bytes in use after the menu's last collection
+        self.opened_at = None  # when A opened the current mode (its collections' start)
 
     # -- the chip, and the simulator behind it -------------------------------------------
     def _sync(self):
@@ -167,7 +177,23 @@ class Evening:
         name = name or self.mode or "menu"
         return self.modes.setdefault(name, {
             "open_ms": [], "latency_ms": [], "heap_free": [], "heap_largest": [],
-            "menu_free": [], "menu_largest": [], "gc_ms": [], "events": {}})
+            "menu_free": [], "menu_largest": [], "gc_ms": [], "events": {},
+            "live": [], "live_largest": [], "menu_live": [], "share_live": []})
+
+    def collected(self, since_ms, until_ms=None):
+        """The heap at the return of each collection begun in [since_ms, until_ms)."""
+        return [h for (t, _), h in zip(self.chip.gcs, self.chip.gc_heaps)
+                if h is not None and t >= since_ms and (until_ms is None or t < until_ms)]
+
+    def menu_collection(self, since_ms):
+        """The heap after the menu's last collection by MENU_REST_MS after since_ms
+        (the menu's frame): by then the device has collected at rest (a collection
+        the heap's own threshold starts may come sooner); None if none came."""
+        left = since_ms + MENU_REST_MS - self.chip.now_ms
+        if left > 0:
+            self.advance(left)
+        ran = self.collected(since_ms)
+        return ran[-1] if ran else None
 
     def frame_after(self, t_ms):
         for f in self.chip.frames:
@@ -234,11 +260,17 @@ class Evening:
             self.mode = None
             self.tap("right")
         chip = self.chip
+        if self.menu_live is None:  # the menu as booted, before the first mode
+            h = self.menu_collection(0)
+            if h is not None:
+                self.menu_live = h["alloc"]
+                self.rec("menu")["menu_live"].append(h["alloc"])
         self.mode = name
         r = self.rec()
         console = len(chip.console)
         self.press("a")
         pressed = chip.now_ms
+        self.opened_at = pressed
         self.advance(TAP_MS)
         self.release("a")
 
@@ -284,12 +316,25 @@ class Evening:
 
     def back_to_menu(self):
         name = self.mode
+        pressed = self.chip.now_ms
         self.tap("menu", settle_ms=1000)
         self.mode = None
         h = self.chip.heap()
         r = self.rec(name)
         r["menu_free"].append(h["free"])
         r["menu_largest"].append(h["largest"])
+        f = self.frame_after(pressed)
+        left = f.latch_ms if f is not None else self.chip.now_ms
+        ran = self.collected(self.opened_at, left)
+        if ran:
+            r["live"].append(max(g["alloc"] for g in ran))
+            r["live_largest"].append(min(g["largest"] for g in ran))
+            if self.menu_live is not None:
+                r["share_live"].append(r["live"][-1] - self.menu_live)
+        h = self.menu_collection(left)
+        if h is not None:
+            self.menu_live = h["alloc"]
+            r["menu_live"].append(h["alloc"])
 
     # -- the modes ----------------------------------------------------------------------
     def dice(self):
@@ -431,6 +476,10 @@ def summary(rec):
         "heap_largest_min": min(rec["heap_largest"]) if rec["heap_largest"] else None,
         "menu_free": rec["menu_free"],
         "menu_largest": rec["menu_largest"],
+        "live_max": max(rec["live"]) if rec["live"] else None,
+        "live_largest_min": min(rec["live_largest"]) if rec["live_largest"] else None,
+        "menu_live": rec["menu_live"],
+        "share_live_max": max(rec["share_live"]) if rec["share_live"] else None,
         "gc_runs": len(rec["gc_ms"]),
         "gc_ms_median": round(statistics.median(rec["gc_ms"]), 2) if rec["gc_ms"] else None,
         "gc_ms_max": max(rec["gc_ms"]) if rec["gc_ms"] else None,
@@ -439,18 +488,21 @@ def summary(rec):
 
 
 def table(title, figures):
-    lines = [title,
-             "%-10s %9s %8s %8s %6s %9s %9s %9s %9s %4s %7s" % (
+    lines = [title, "(heap in bytes: free and largest block raw, after each press; live, "
+                    "share and menu live in use after a collection)",
+             "%-10s %9s %8s %8s %6s %9s %9s %9s %9s %8s %8s %9s %4s %7s" % (
                  "mode", "open ms", "lat med", "lat p95", "n", "free min", "big min",
-                 "menu free", "menu big", "gcs", "gc max")]
+                 "menu free", "menu big", "live", "share", "menu live", "gcs", "gc max")]
     for name, f in figures.items():
         def fmt(v, spec="%.1f"):
             return "-" if v is None else spec % v
-        lines.append("%-10s %9s %8s %8s %6d %9s %9s %9s %9s %4d %7s" % (
+        lines.append("%-10s %9s %8s %8s %6d %9s %9s %9s %9s %8s %8s %9s %4d %7s" % (
             name, "/".join("%.0f" % v for v in f["open_ms"]) or "-",
             fmt(f["latency_median_ms"]), fmt(f["latency_p95_ms"]), f["presses"],
             fmt(f["heap_free_min"], "%d"), fmt(f["heap_largest_min"], "%d"),
             fmt(min(f["menu_free"]) if f["menu_free"] else None, "%d"),
             fmt(min(f["menu_largest"]) if f["menu_largest"] else None, "%d"),
+            fmt(f["live_max"], "%d"), fmt(f["share_live_max"], "%d"),
+            fmt(max(f["menu_live"]) if f["menu_live"] else None, "%d"),
             f["gc_runs"], fmt(f["gc_ms_max"])))
     return "\n".join(lines)

@@ -138,6 +138,9 @@ class ChipBoard:
         self.console = []
         self.notes = []
         self.gcs = []          # (start_ms, ms) of each gc_collect() run
+        # the heap at each run's return (heap()'s keys, None before the heap was found:
+        # boot() finds it), one per entry of gcs: what is live, garbage gone
+        self.gc_heaps = []
         self.flash_ops = {}
         self.sleep_ns = 0      # emulated time the core slept (WFI/WFE)
         self.delay_calls = 0   # calls of mp_hal_delay_ms (time.sleep_ms)
@@ -179,6 +182,9 @@ class ChipBoard:
                                      f["latch_ns"] / 1e6))
         for g in reply.get("gcs", ()):
             self.gcs.append((g["start_ns"] / 1e6, (g["end_ns"] - g["start_ns"]) / 1e6))
+            self.gc_heaps.append({"free": g["free"], "largest": g["largest"],
+                                  "total": g["total"], "alloc": g["total"] - g["free"]}
+                                 if "free" in g else None)
         for t in reply.get("traces", ()):
             self.traces.append((t["t_ns"] / 1e6, t["name"]))
         for n in reply.get("notes", ()):
@@ -240,6 +246,7 @@ class ChipBoard:
     def boot(self, timeout_ms=10000):
         """Run until the firmware's boot event; returns the emulated ms it took."""
         self.run_until(lambda: any(e["event"] == "boot" for e in self.events), timeout_ms)
+        self.heap()  # the heap's record found: collections from now on read it
         return self
 
     # -- buttons ------------------------------------------------------------------------
@@ -327,7 +334,43 @@ class ChipBoard:
         ``largest`` the largest free block in bytes."""
         if self._heap_area is None:
             self._heap_area = heap_area(self.read, self.syms)
+            self._call({"op": "heap_area", "rec": self._heap_area[0]})
         return heap_from(self.read, self.syms, self._heap_area)
+
+    def census(self, biggest=None):
+        """What the heap's blocks hold, read from RAM: (bytes, count) by the type
+        named in each allocation's first word (an object's type, as the ELF's symbols
+        name it), else "(data)": a dict's table, a string's or a list's items. Right
+        after a collection, all of it is live."""
+        self.heap()
+        rec, pool = self._heap_area
+        atb, atb_len = struct.unpack("<2I", self.read(rec, 8))
+        start = struct.unpack("<I", self.read(pool, 4))[0]
+        table = self.read(atb, atb_len)
+        blocks = atb_len * 4
+        data = self.read(start, blocks * 16)
+        names = {}
+        for name, addr in self.syms.items():
+            if "type" in name and (addr not in names or name.startswith("mp_type_")):
+                names[addr] = name
+        found = {}
+        i = 0
+        while i < blocks:
+            kind = (table[i >> 2] >> ((i & 3) * 2)) & 3
+            if kind == 0 or kind == 2:
+                i += 1
+                continue
+            n = 1
+            while i + n < blocks and (table[(i + n) >> 2] >> (((i + n) & 3) * 2)) & 3 == 2:
+                n += 1
+            word = struct.unpack_from("<I", data, i * 16)[0]
+            name = names.get(word, "(data)")
+            b, c = found.get(name, (0, 0))
+            found[name] = (b + n * 16, c + 1)
+            if biggest is not None:
+                biggest.append((n * 16, start + i * 16, name, data[i * 16:i * 16 + 32]))
+            i += n
+        return found
 
     def fail_alloc(self, after=1):
         """Make the ``after``-th m_malloc() call from now fail as a full heap does:

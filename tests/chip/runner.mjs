@@ -67,6 +67,8 @@ let gcEntry = -1;
 let gcRet = -1;
 let gcStart = 0;
 let gcAddr = -1;
+// the GC heap's area record (rig.py heap_area): the heap read at each collection's return
+let heapRec = -1;
 
 // idle figures: time the core sleeps (WFI/WFE), and calls of mp_hal_delay_ms
 let sleepNs = 0;
@@ -333,7 +335,7 @@ function runUntil(targetAbsNs) {
         gcRet = core.registers[14] & ~1;
         gcStart = now();
       } else if (pc === gcRet && core.SP >= gcEntry) {
-        gcs.push({ start_ns: gcStart, end_ns: now() });
+        gcs.push({ start_ns: gcStart, end_ns: now(), ...heapNow() });
         gcEntry = -1;
         gcRet = -1;
       } else if (pc === urandomAddr && urandomEntry < 0) {
@@ -364,6 +366,30 @@ function runUntil(targetAbsNs) {
   if (dec.lastFall >= 0 && dec.rise < 0 && now() - dec.lastFall > GAP_NS && dec.bytes.length) {
     endFrame();
   }
+}
+
+// The heap as the allocation table shows it (2 bits a 16-byte block, 0 free), as
+// rig.py heap_from() reads it: right after a collection, only what is live is in use.
+function heapNow() {
+  if (heapRec < 0) return {};
+  const atb = mcu.readUint32(heapRec);
+  const len = mcu.readUint32(heapRec + 4);
+  let free = 0;
+  let run = 0;
+  let largest = 0;
+  for (let i = 0; i < len; i++) {
+    const byte = mcu.readUint8(atb + i);
+    for (let shift = 0; shift < 8; shift += 2) {
+      if (((byte >> shift) & 3) === 0) {
+        free++;
+        run++;
+        if (run > largest) largest = run;
+      } else {
+        run = 0;
+      }
+    }
+  }
+  return { free: free * 16, largest: largest * 16, total: len * 64 };
 }
 
 // a MicroPython bytes object (mp_obj_str_t: base, hash, len, data) as hex
@@ -475,6 +501,10 @@ const handlers = {
     traceAt = new Map();
     for (const [name, addr] of Object.entries(req.watch || {})) traceAt.set(addr & ~1, name);
     traceOn = traceAt.size > 0;
+    return { t_ns: now() };
+  },
+  heap_area(req) {
+    heapRec = req.rec;
     return { t_ns: now() };
   },
   save_flash(req) {

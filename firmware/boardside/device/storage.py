@@ -319,7 +319,9 @@ class Persist:
         # enciphers every record written (the driver set's keys, else None: plain)
         self.hide = hide if hide is not None else hiding_key()
         self.key_stored = True  # False: a new key, to be stored before the next write
-        self.last = None      # the save file's bytes as on flash (written or restored)
+        # SHA-256 of the save file's bytes as on flash (written or restored): the bytes
+        # themselves stay on flash, not in the heap (a few KB with every game parked)
+        self.last = None
         self.why = None       # why the restored bytes could not be vouched for
         self.writes = 0
         self.failures = 0     # writes that failed in a row
@@ -369,7 +371,7 @@ class Persist:
                 replace(name, self.store.path)
             except OSError:
                 pass  # read again from the temp file next time; the next write fixes it
-        self.last = data
+        self.last = sha256(data).digest()
         self.why = why  # until the next write holds what the modes noted of it
         # what the modes noted of an unverified restore, sealed with the new key
         app.changed = why is not None or bool(app.reset_modes)
@@ -449,7 +451,8 @@ class Persist:
                 self.key_stored = True
                 self.hide = hide
         data = savefile.encode(app.save(), self.version, self.key or b"", self.hide)
-        if data == self.last:
+        digest = sha256(data).digest()
+        if digest == self.last:
             self.schedule.unchanged()  # a cursor that came back: nothing new to store
             app.sealed(seq)
             return None
@@ -459,7 +462,7 @@ class Persist:
             self.store.write(data)
         except OSError as e:
             return self.failed(e, now_ms)
-        self.last = data
+        self.last = digest
         self.why = None
         self.writes += 1
         self.failures = 0
@@ -474,7 +477,11 @@ class Persist:
         if self.last is None:
             return False
         try:
-            state = savefile.decode(self.last, self.version, self.hide)
+            data, _ = self.store.read()  # the last save, read back from flash
+            if data is None or isinstance(data, Exception) \
+                    or sha256(data).digest() != self.last:
+                return False  # (none, or not the bytes last written or restored)
+            state = savefile.decode(data, self.version, self.hide)
             if drop is not None:
                 state["modes"].pop(drop, None)
                 if state.get("screen") == drop:
