@@ -464,12 +464,17 @@ def test_the_code_deploy_runs_on_the_board_works_on_micropython(tmp_path):
     r = subprocess.run([node, str(RUNNER), str(script)], capture_output=True, text=True,
                        timeout=120)
     assert r.returncode == 0, r.stderr
-    scan, active, missing, after, mpy = r.stdout.splitlines()
-    assert json.loads(scan) == {"/t/fw/": "", "/t/fw/a/": "", "/t/fw/a/boardside/": "",
+    out = r.stdout.splitlines()
+    end = out.index(deploy.SCAN_END)
+    scan = deploy.parse_scan("\n".join(out[:end + 1]), "scan")
+    active, missing = out[end + 1:end + 3]
+    after = deploy.parse_scan("\n".join(out[end + 3:-1]), "scan")
+    mpy = out[-1]
+    assert scan == {"/t/fw/": "", "/t/fw/a/": "", "/t/fw/a/boardside/": "",
                                 "/t/fw/a/boardside/x.mpy": build.sha256(data),
                                 "/t/fw/a/y.mpy": build.sha256(data)}
     assert json.loads(active) == "b" and json.loads(missing) is None
-    assert json.loads(after) == {"/t/": "", "/t/active": build.sha256(b"b")}
+    assert after == {"/t/": "", "/t/active": build.sha256(b"b")}
     made = build.compile_source(b"x = 1\n", "x.py")
     assert int(mpy) & 0xFF == made[1]  # deploy's .mpy version check
 
@@ -532,3 +537,13 @@ def test_an_upgrade_cut_at_any_switch_step_leaves_a_board_that_starts(deployed, 
     for name, flash in snaps:
         ok, out = _boots_or_starts_nothing(flash)
         assert ok, "power cut before the rename of %s: %s" % (name, out[-300:])
+
+
+def test_a_scan_cut_short_is_an_error_not_a_shorter_list():
+    whole = '["/fw/a/", ""]\n["/fw/a/x.mpy", "ab"]\n.\n'
+    assert deploy.parse_scan(whole, "verifying") == {"/fw/a/": "", "/fw/a/x.mpy": "ab"}
+    with pytest.raises(deploy.DeployError) as e:
+        deploy.parse_scan('["/fw/a/", ""]\n["/fw/a/x.mpy", "ab"]\n', "verifying")
+    assert "stopped short" in str(e.value)
+    with pytest.raises(deploy.DeployError):
+        deploy.parse_scan('["/fw/a/", ""]\nTraceback\n.\n', "verifying")

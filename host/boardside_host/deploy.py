@@ -35,6 +35,7 @@ import time
 
 from boardside_host import build
 
+SCAN_END = "."  # the last line of a scan: every file's line came before it
 CHUNK = 2048  # bytes per write: ~2.7 kB of base64 in one raw-paste exec
 RESET_TIMEOUT_S = 15
 STEP_TIMEOUT_S = 30   # one piece of code run on the board (hashing a slot is the longest)
@@ -54,27 +55,28 @@ def _bs_hash(p):
                 break
             h.update(b if n == len(b) else b[:n])
     return binascii.hexlify(h.digest()).decode()
-def _bs_walk(d, out):
+def _bs_put(p, h):
+    print(json.dumps([p, h]))
+def _bs_walk(d):
     for e in os.ilistdir(d):
         p = d + '/' + e[0]
         if e[1] & 0x4000:
-            out[p + '/'] = ''
-            _bs_walk(p, out)
+            _bs_put(p + '/', '')
+            _bs_walk(p)
         else:
-            out[p] = _bs_hash(p)
+            _bs_put(p, _bs_hash(p))
 def _bs_scan(paths):
-    out = {}
     for p in paths:
         try:
             st = os.stat(p)
         except OSError:
             continue
         if st[0] & 0x4000:
-            out[p + '/'] = ''
-            _bs_walk(p, out)
+            _bs_put(p + '/', '')
+            _bs_walk(p)
         else:
-            out[p] = _bs_hash(p)
-    print(json.dumps(out))
+            _bs_put(p, _bs_hash(p))
+    print('.')
 def _bs_mkdirs(p):
     q = ''
     for part in p.split('/')[1:]:
@@ -240,6 +242,23 @@ class DeadlinePort:
         setattr(self._port, name, value)
 
 
+def parse_scan(text, what):
+    """The files _bs_scan listed, {path: sha256 hex, folder/: ''}: a line each, so the
+    board never holds the whole list (a JSON of a hundred files wants one 9 KB block,
+    which a stock Pico's heap did not always have), then SCAN_END."""
+    lines = text.strip().splitlines()
+    if not lines or lines[-1].strip() != SCAN_END:
+        raise DeployError("%s: the answer stopped short %r" % (what, text[-200:]))
+    found = {}
+    for line in lines[:-1]:
+        try:
+            path, digest = json.loads(line)
+        except (ValueError, TypeError):
+            raise DeployError("%s: unexpected answer %r" % (what, line[:200]))
+        found[path] = digest
+    return found
+
+
 def _timed_out_message(port, what, e):
     if e.received:
         text = e.last.decode("utf-8", "replace").replace("\r", "")
@@ -337,7 +356,7 @@ class BoardLink:
         self.run("_f.close()", path)
 
     def scan(self, paths, what="hashing files on the board"):
-        return self.json("_bs_scan(%r)" % (list(paths),), what)
+        return parse_scan(self.run("_bs_scan(%r)" % (list(paths),), what), what)
 
     def reset_into_firmware(self):
         """Leave the raw REPL and soft-reset from the friendly one, so main.py runs.
