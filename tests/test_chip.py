@@ -288,6 +288,15 @@ def screens_after(chip, start):
     return [e["screen"] for e in chip.events[start:] if e["event"] == "screen"]
 
 
+def assert_dice_on_its_next_die(chip, events, die):
+    """A was taken before RIGHT: Dice opened (and nothing else), on the die after
+    ``die``, with no error on the way."""
+    assert screens_after(chip, events) == ["dice"]
+    state = chip.request({"cmd": "state"})
+    assert state["screen"] == "dice" and state["state"]["die"] == next_die(die), state
+    assert not bad_output(chip)
+
+
 def test_two_taps_inside_a_flash_write_keep_their_order_on_the_chip():
     """hardware/README.md: presses are taken in the order they were made, whatever the
     flash does. In the menu, A (open Dice) then RIGHT (in Dice: the next die), both
@@ -305,10 +314,7 @@ def test_two_taps_inside_a_flash_write_keep_their_order_on_the_chip():
         chip.release("right")
         assert chip.now_ms < erase_at + 45  # both taps inside the erase
         chip.advance(SETTLE_MS)
-        assert screens_after(chip, events) == ["dice"]
-        state = chip.request({"cmd": "state"})
-        assert state["screen"] == "dice" and state["state"]["die"] == next_die(die), state
-        assert not bad_output(chip)
+        assert_dice_on_its_next_die(chip, events, die)
     finally:
         chip.close()
 
@@ -332,9 +338,6 @@ def test_a_tap_inside_a_flash_write_comes_before_a_press_after_it_on_the_chip():
         chip.press("right").advance(60)
         chip.release("right")
         chip.advance(SETTLE_MS)
-        assert screens_after(chip, events) == ["dice"]
-        state = chip.request({"cmd": "state"})
-        assert state["screen"] == "dice" and state["state"]["die"] == next_die(die), state
-        assert not bad_output(chip)
+        assert_dice_on_its_next_die(chip, events, die)
     finally:
         chip.close()
