@@ -28,6 +28,8 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "tests", "chip"))
 import evening  # noqa: E402  (tests/chip, not a package)
 import rig  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "host"))
+from boardside_host.sim import SimBoard  # noqa: E402
 
 KB = 1024
 # The goals on the image a user installs (a press: from the edge that decides it, the
@@ -262,11 +264,17 @@ def main(argv):
         return 2
     wall = time.monotonic()
     chip = rig.ChipBoard("BOARDSIDE_PICO")
+    # the simulator shadows the chip (evening.py): it tells which taps act on their
+    # release, the edge their time counts from, and every frame is compared
+    sim = SimBoard(seed=1)
     try:
         chip.boot()
+        sim.entropy = evening.ChipEntropy(chip)
+        sim.boot()
         chip.advance(300)
         boot_ms = next(e["t_ms"] for e in chip.events if e["event"] == "boot")
-        night = evening.Evening(chip, log=lambda s: print(s, file=sys.stderr, flush=True))
+        night = evening.Evening(chip, log=lambda s: print(s, file=sys.stderr, flush=True),
+                                sim=sim)
         for k in range(evenings):
             print("bench: chip, evening %d of %d" % (k + 1, evenings), file=sys.stderr)
             night.play()
@@ -274,6 +282,7 @@ def main(argv):
         emulated_ms = chip.now_ms
     finally:
         chip.close()
+        sim.close()
     print(evening.table("On the chip: BOARDSIDE_PICO image, emulated RP2040 at 125 MHz "
                         "(boot %.0f ms)" % boot_ms, per_mode))
     print("")
@@ -289,6 +298,10 @@ def main(argv):
     print("%-34s %10s" % ("(raw) heap in use in the menu", whole["menu_used_raw_kb"]))
     print("%-34s %10s" % ("(raw) a mode's share", whole["mode_share_raw_kb"]))
     print("%-34s %10s" % ("largest free block after a gc", whole["largest_after_gc_min_kb"]))
+    print("\nTaps timed from their release (the button's hold acts, so its release "
+          "decides): %d of %d; frames unlike the simulator's: %d"
+          % (sum(f["presses_on_release"] for f in per_mode.values()),
+             sum(f["presses"] for f in per_mode.values()), len(night.mismatches)))
     frozen = 0
     try:
         with open(os.path.join(rig.firmware_dir(), "BOARDSIDE_PICO", "flash.json")) as f:
@@ -305,6 +318,7 @@ def main(argv):
     result = {"board": "BOARDSIDE_PICO", "boot_ms": boot_ms, "evenings": evenings,
               "emulated_ms": round(emulated_ms), "wall_s": round(time.monotonic() - wall),
               "modes": per_mode, "whole": whole, "idle": idle, "heap_end": heap,
+              "unlike_simulator": night.mismatches, "late_frames": night.late,
               "goals": [{"key": k, "op": op, "limit": lim, "what": w}
                         for k, op, lim, w in GOALS], "missed": missed}
     os.makedirs(os.path.dirname(out), exist_ok=True)

@@ -251,13 +251,19 @@ def menu_saving(chip, rounds=20):
         chip.tap("right")  # the next die: a change to save
         chip.advance(2 * SETTLE_MS)  # (saved meanwhile)
         die = chip.request({"cmd": "state"})["state"]["die"]
-        chip.press("menu").advance(60)  # back to the menu; saved once input is quiet
-        chip.release("menu")
         erased = chip.flash_ops.get("erase_sectors", 0)
         stalled = chip.flash_ops.get("stall_ns", 0)
+        # back to the menu: saved right after the menu's frame, MENU still down (let
+        # go within the erase, or after 60 ms)
+        chip.press("menu")
+        up_at = chip.now_ms + 60
         end = chip.now_ms + 2000
         while chip.now_ms < end:
             chip.advance(1)
+            if up_at is not None and (chip.now_ms >= up_at
+                                      or chip.flash_ops.get("stall_ns", 0) > stalled):
+                chip.release("menu")
+                up_at = None
             if chip.flash_ops.get("erase_sectors", 0) > erased:
                 return die, chip.now_ms
             if chip.flash_ops.get("stall_ns", 0) > stalled:

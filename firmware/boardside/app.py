@@ -375,6 +375,12 @@ class App(Secrets):
             self.dirty = True
             self.changed = True
 
+    def awaiting_release(self):
+        """A button is down whose release acts (Mode.tap_or_hold: a press that may
+        yet become a hold): the shell writes no save before that release's frame."""
+        m = self.instances.get(self.current) if self.settings_screen is None else None
+        return m is not None and m._down is not None
+
     def prepare(self, button, now_ms):
         """A button's contact has closed but is no press yet (the debouncer's minimum
         press runs): get ready for it where that shows nothing and changes no state.

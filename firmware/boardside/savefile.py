@@ -55,7 +55,8 @@ ENCIPHERED = b"enc"  # the last field of a record whose body is enciphered
 APP = "app"         # the record of the app itself
 SETTINGS = "settings"
 
-QUIET_MS = 300      # a change is written once input has been quiet this long,
+QUIET_MS = 300      # a change is written once input has been quiet this long
+                    # (or at a moment the shell offers, writes this far apart),
 MAX_DELAY_MS = 1000  # or this long after it under a stream of changes (a held button)
 URGENT_GAP_MS = 250  # a new secret is written right after its frame, at most this often
 
@@ -429,10 +430,13 @@ class Schedule:
     milliseconds of flash erase during which the chip runs no code) never falls
     between a press and its frame.
 
-    A change is written once input has been quiet for QUIET_MS, or MAX_DELAY_MS
-    after it under a stream of changes (a button held on auto-repeat), whichever is
-    first: writes are at least QUIET_MS apart (at most ~3 a second) and the last
-    change is always written. A draw or a new secret does not wait for this: the
+    A change is written at the next ``moment`` the shell offers (right after the
+    frame of the press or release that made it: the player's finger is on the
+    button or has just left it, the time in a tap furthest from the next press), or
+    once input has been quiet for QUIET_MS, or MAX_DELAY_MS after it under a stream
+    of changes (a button held on auto-repeat), whichever is first: writes are at
+    least QUIET_MS apart (at most ~3 a second) and the last change is always
+    written. A draw or a new secret does not wait for this: the
     device shell writes it at once, before its frame (``Persist.seal``,
     docs/persistence.md); ``urgent`` here only serves a shell that does not.
     """
@@ -454,13 +458,15 @@ class Schedule:
         self.pending = True
         self.last_change = now_ms
 
-    def due(self, now_ms, urgent=False):
+    def due(self, now_ms, urgent=False, moment=False):
         if not self.pending:
             return False
         if self.hold_until is not None and now_ms - self.hold_until < 0:
             return False
         if urgent:
             return self.last_write is None or now_ms - self.last_write >= self.urgent_gap_ms
+        if moment and (self.last_write is None or now_ms - self.last_write >= self.quiet_ms):
+            return True
         if now_ms - self.last_change >= self.quiet_ms:
             return True
         return now_ms - self.first_change >= self.max_delay_ms

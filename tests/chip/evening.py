@@ -7,9 +7,13 @@ the script (how many roll-offs, whether a game must be started) and checks it go
 somewhere. Figures per mode:
 
 - ``open_ms``: A pressed in the menu to the mode's first frame latched.
-- ``latency_ms``: each press that drew a frame, from the button's edge (the press;
-  for a held button, whose hold is an action of its own, the release) to the first
-  frame that started on the wire after it, its last bit latched.
+- ``latency_ms``: each press that drew a frame, from the button's edge that decided
+  it to the first frame that started on the wire after it, its last bit latched.
+  The deciding edge is the press, or the release for a button held past its long
+  press and for a tap of a button whose release acts because its hold does
+  something else (Mode.tap_or_hold: A and B in most games). Which buttons those are
+  the simulator shadowing the chip tells (``App.awaiting_release`` while the button
+  is down); without it, the press. ``on_release`` counts the taps measured so.
 - ``heap``, raw: free bytes and the largest free block read from RAM after every
   press (the lowest while the mode ran, and in the menu after it). Garbage not yet
   collected counts as in use: the largest free block is what an allocation meets
@@ -176,7 +180,7 @@ class Evening:
     def rec(self, name=None):
         name = name or self.mode or "menu"
         return self.modes.setdefault(name, {
-            "open_ms": [], "latency_ms": [], "heap_free": [], "heap_largest": [],
+            "open_ms": [], "latency_ms": [], "on_release": 0, "heap_free": [], "heap_largest": [],
             "menu_free": [], "menu_largest": [], "gc_ms": [], "events": {},
             "live": [], "live_largest": [], "menu_live": [], "share_live": []})
 
@@ -217,13 +221,17 @@ class Evening:
         self.press(button)
         pressed = chip.now_ms
         self.advance(hold_ms)
+        # a tap of a button whose release acts (its hold does something else)
+        on_release = self.sim is not None and self.sim.app.awaiting_release()
         self.release(button)
         released = chip.now_ms
         self.advance(GAP_MS + settle_ms)
         self.compare_frame(button)
-        edge = released if hold_ms > TAP_MS else pressed
+        edge = released if hold_ms > TAP_MS or on_release else pressed
         f = self.frame_after(edge)
         r = self.rec()
+        if on_release and hold_ms <= TAP_MS:
+            r["on_release"] += 1
         latency = None
         if measure and f is not None and f.latch_ms < chip.now_ms:
             latency = f.latch_ms - edge
@@ -472,6 +480,7 @@ def summary(rec):
         "latency_p95_ms": pct(lat, 0.95),
         "latency_max_ms": max(lat) if lat else None,
         "presses": len(lat),
+        "presses_on_release": rec["on_release"],
         "heap_free_min": min(rec["heap_free"]) if rec["heap_free"] else None,
         "heap_largest_min": min(rec["heap_largest"]) if rec["heap_largest"] else None,
         "menu_free": rec["menu_free"],

@@ -45,7 +45,7 @@ else:
 HARDWARE_FILE = "hardware.json"
 POLL_MS = 5            # longest sleep between passes; a button's edge ends it within 1 ms
 EDGE_PASSES = 2        # passes a millisecond apart after an edge (the sampler's sample)
-HANDS_MS = 150         # no save within this of a button edge: taps come faster than that
+HANDS_MS = 150         # within this of a button edge a save waits for a moment (save())
 SERIAL_BUDGET = 256    # bytes read per loop, so a flood cannot starve the buttons
 NOTICE_MS = 1500       # how long a warning icon (state set aside, crash) stays up
 GC_QUIET_MS = 150      # no frame for this long: no animation running, a collection may go
@@ -406,23 +406,38 @@ class Device(ButtonInput, Recovery):
         self.notice_until = self.now + ms
         self.app.dirty = True
 
-    def save(self, now, force=False):
+    def save(self, now, force=False, shown=False):
+        """Write the state if it is due (``force``: now, a draw's seal). ``shown``:
+        this pass has just sent a frame."""
+        moment = False
         if not force and not self.app.unsealed():
-            # A write stalls the chip (tens of ms of erase): not mid-note, and not while
-            # a player is tapping away (a button edge within HANDS_MS), so a tap is not
-            # cut by one. A secret is written at once all the same.
+            # A write stalls the chip (tens of ms of erase): not mid-note, not while a
+            # contact is changing, and within HANDS_MS of a button edge only at the
+            # moment right after the frame that edge made, unless its release is yet
+            # to act. The finger is then on the button or just off it: the next press
+            # is as far off as it will ever be in a run of taps, and the frame already
+            # on its way goes on (DMA reads RAM). At any other time in a run of taps
+            # the write could fall between a press and its frame. A secret is written
+            # at once all the same.
             if self.buzzer.playing():
                 return
+            hands = False
             for b in self.buttons.buttons:
-                if b.changing or now - b.edge_ms < HANDS_MS:
+                if b.changing:
                     return
+                if now - b.edge_ms < HANDS_MS:
+                    hands = True
+            if hands:
+                if not shown or self.app.awaiting_release():
+                    return
+                moment = True
         tries = self.persist.writes + self.persist.failures
         self.moved = 0  # from here on, edges the write may keep the loop from reading
         self.stall_at = now
         if force:
             error = self.persist.seal(self.app, now)
         else:
-            error = self.persist.note(self.app, now)
+            error = self.persist.note(self.app, now, moment)
         if self.persist.writes + self.persist.failures != tries:
             self.stalled = True  # the flash was written: no button was read meanwhile
         if error is not None:
@@ -486,7 +501,7 @@ class Device(ButtonInput, Recovery):
         # Otherwise Persist.note() has nothing to write, and save() would only reset
         # ``moved``, which after_stall() reads after a write, which resets it first.
         if app.changed or persist.schedule.pending:
-            self.save(now)
+            self.save(now, False, shown)
         if self.gc_debt or persist.writes != self.gc_writes:  # else no debt to collect
             self.collect(now)
         if self.strip.partial and now - self.last_frame >= REFRESH_QUIET_MS:

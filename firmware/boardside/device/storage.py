@@ -398,13 +398,14 @@ class Persist:
             app.changed = True  # the good parts, written again whole
         return app, event, None
 
-    def note(self, app, now_ms):
-        """Called every main-loop pass: write if a committed action is due.
-        Returns the OSError of a failed write, else None."""
+    def note(self, app, now_ms, moment=False):
+        """Called every main-loop pass: write if a committed action is due (at a
+        ``moment``: see savefile.Schedule). Returns the OSError of a failed write,
+        else None."""
         if app.changed:
             app.changed = False
             self.schedule.changed(now_ms)
-        if self.schedule.due(now_ms, app.secret_seq != app.sealed_seq):
+        if self.schedule.due(now_ms, app.secret_seq != app.sealed_seq, moment):
             return self.write(app, now_ms)
         return None
 

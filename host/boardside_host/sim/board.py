@@ -202,6 +202,12 @@ class SimBoard:
             return
         if self._stop:
             raise fakes.Interrupt()  # powered off meanwhile: never hand over again
+        # logged to the microsecond: a write started right after a frame must not
+        # seem to start before it
+        start_ms = self.clock_ms + self._busy_us / 1000
+        self.busy_log.append((start_ms, start_ms + int(us) / 1000, cause))
+        if len(self.busy_log) > self.BUSY_LOG:
+            del self.busy_log[0]
         self._busy_us += int(us)
         ms = self._busy_us // 1000
         if not ms:
@@ -210,9 +216,6 @@ class SimBoard:
         self.counters["busy_ms"] = self.counters.get("busy_ms", 0) + ms
         key = "busy_ms_" + cause
         self.counters[key] = self.counters.get(key, 0) + ms
-        self.busy_log.append((self.clock_ms, self.clock_ms + ms, cause))
-        if len(self.busy_log) > self.BUSY_LOG:
-            del self.busy_log[0]
         self._wake_at = self.clock_ms + ms
         self._to_host.release()
         self._to_device.acquire()
