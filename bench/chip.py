@@ -3,6 +3,7 @@
     python bench/chip.py [--evenings N] [--json PATH]
     python bench/chip.py --breakdown    # where one press's time goes, stage by stage
     python bench/chip.py --census       # the menu's live heap by type, boot and evening
+    python bench/chip.py --openings [--evenings N]   # each opening of the evening, traced
 
 Plays the scripted evening of tests/chip/evening.py (every mode and the settings
 screen) on the boardside image, MicroPython with the package frozen in, on the
@@ -214,6 +215,101 @@ def breakdown(verbose=False):
     return 0
 
 
+# An opening's stages (the press is handled in read_buttons, before the serial poll):
+# the imports, the classes made (the mode, its game), JSON (a parked game comes back
+# through it), the collections, the flash written, the output stage and the frame.
+OPENING_STAGES = ("time_ticks_ms", "poll_ipoll", "mp_import_name", "mp_obj_instance_make_new",
+                  "mod_json_loads", "mod_json_dumps", "gc_collect", "framebuf_blit",
+                  "rp2_dma_config")
+
+
+class TracedEvening(evening.Evening):
+    """The evening, every opening traced from the A press's edge to its first frame
+    latched, and its timeline kept in ``openings``."""
+
+    def __init__(self, chip, **kw):
+        evening.Evening.__init__(self, chip, **kw)
+        self.openings = []
+        self.night = 0
+
+    def open(self, name):
+        chip = self.chip
+        chip.trace(OPENING_STAGES)
+        chip.traces.clear()
+        try:
+            return evening.Evening.open(self, name)
+        finally:
+            chip.trace(())
+            self.openings.append(opening_timeline(chip, self, name, self.night))
+
+
+def opening_timeline(chip, night, name, k):
+    """One opening's figures, in ms after the edge of A: when the pass that took the
+    press began, when the mode was made (the first class made in that pass), its
+    frame's output stage, its DMA start, its first bit and its last bit latched; the
+    collections and flash writes between, and how many imports and classes."""
+    edge = night.opened_at
+    f = night.frame_after(edge)
+    if f is None:
+        return {"mode": name, "night": k, "frame": None}
+    start = evening.start_ms(f)
+    hits = [(t, n) for t, n in chip.traces if edge <= t <= f.latch_ms]
+    dma = [t for t, n in hits if n == "rp2_dma_config" and t <= start]
+    sent_at = dma[-1] if dma else start
+    blits = [t for t, n in hits if n == "framebuf_blit" and t <= sent_at]
+    output_at = blits[0] if blits else sent_at
+    passes = [t for t, n in hits if n == "time_ticks_ms" and t <= output_at]
+    pass_at = passes[-1] if passes else edge
+    made = [t for t, n in hits if n == "mp_obj_instance_make_new" and pass_at <= t]
+
+    def during(prefix, a, b):
+        return [(t, n) for t, n in hits if n.startswith(prefix) and a <= t <= b]
+
+    r = {"mode": name, "night": k, "latched": round(f.latch_ms - edge, 2),
+         "pass": round(pass_at - edge, 2), "first_class": round(made[0] - edge, 2)
+         if made else None, "output": round(output_at - edge, 2),
+         "dma": round(sent_at - edge, 2), "wire": round(f.end_ms - start, 2),
+         "sent": f.sent,
+         "imports_before": len(during("mp_import_name", edge, pass_at)),
+         "imports_in_pass": len(during("mp_import_name", pass_at, output_at)),
+         "classes_in_pass": len(made),
+         "json_in_pass": [n for _, n in during("mod_json", pass_at, sent_at)],
+         "gc": [round(t - edge, 2) for t, _ in during("gc_collect", edge, f.latch_ms)],
+         "gc_ms": [round(ms, 2) for t, ms in chip.gcs if edge <= t <= f.latch_ms],
+         "flash": ["%s at %.2f" % (n, t - edge) for t, n in hits
+                   if n.startswith(("erase", "program"))]}
+    return r
+
+
+def openings(evenings):
+    """Every opening of the evening(s), traced: where its time goes."""
+    chip = rig.ChipBoard("BOARDSIDE_PICO")
+    try:
+        chip.boot()
+        chip.advance(300)
+        night = TracedEvening(chip, log=lambda s: print(s, file=sys.stderr, flush=True))
+        for k in range(evenings):
+            night.night = k + 1
+            night.play()
+    finally:
+        chip.close()
+    print("ms after the edge of A (emulated): the pass that took the press began, the "
+          "first class made in it, output stage, DMA, latched; wire time; collections "
+          "and flash writes in between")
+    for r in night.openings:
+        if r.get("frame", 1) is None:
+            print("%-10s %d  no frame" % (r["mode"], r["night"]))
+            continue
+        print("%-10s %d  pass %6.2f  made %6s  output %6.2f  dma %6.2f  latched %6.2f  "
+              "wire %.2f (%d B)  imports %d+%d  classes %d  json %s%s%s"
+              % (r["mode"], r["night"], r["pass"], r["first_class"], r["output"], r["dma"],
+                 r["latched"], r["wire"], r["sent"], r["imports_before"],
+                 r["imports_in_pass"], r["classes_in_pass"], ",".join(r["json_in_pass"]) or "-",
+                 "  gc at %s (%s ms)" % (r["gc"], r["gc_ms"]) if r["gc"] else "",
+                 "  flash %s" % r["flash"] if r["flash"] else ""))
+    return 0
+
+
 def census():
     """Where the menu's live heap goes, by type: after boot, and after an evening of
     every mode (each read right after the menu's collection at rest)."""
@@ -240,6 +336,7 @@ def census():
 
 def main(argv):
     evenings = 1
+    show_openings = False
     out = os.path.join(ROOT, "out", "chip-bench.json")
     args = list(argv)
     while args:
@@ -250,6 +347,8 @@ def main(argv):
             return breakdown("-v" in args)
         elif a == "--census":
             return census()
+        elif a == "--openings":
+            show_openings = True
         elif a == "--json":
             out = args.pop(0)
         elif a in ("-h", "--help"):
@@ -262,6 +361,8 @@ def main(argv):
     if why is not None:
         print("bench: the chip layer cannot run: %s" % why, file=sys.stderr)
         return 2
+    if show_openings:
+        return openings(evenings)
     wall = time.monotonic()
     chip = rig.ChipBoard("BOARDSIDE_PICO")
     # the simulator shadows the chip (evening.py): it tells which taps act on their
