@@ -251,7 +251,7 @@ class Device(ButtonInput, Recovery):
         return app
 
     def make_room(self, name, now):
-        """Before a mode's code is loaded. From .mpy files (a stock MicroPython, or a
+        """Before a mode's code (or the settings screen's) is loaded. From .mpy files (a stock MicroPython, or a
         copy deployed on the image) the code goes into the heap, and what a mode leaves
         there when it is let go (its interned names, and holes between them) is never
         given back: after a few modes the heap has the bytes but no block large enough.
@@ -269,8 +269,9 @@ class Device(ButtonInput, Recovery):
         if gc.mem_free() >= ROOM_BYTES:
             return
         app = self.app
-        app.current = name  # the screen the save names, a new game if it has none
-        app.opening = name
+        if name in app.mode_names:
+            app.current = name  # the screen the save names, a new game if it has none
+        app.opening = name  # (the settings screen: named by the save alone)
         app.changed = True
         self.persist.flush(app, self.clock())
         self.send(protocol.event_line({"event": "restart", "why": "room for " + name,
