@@ -439,13 +439,17 @@ def test_a_memory_error_restoring_the_save_keeps_every_game(board, monkeypatch):
     board.request({"cmd": "act", "action": "choose", "args": {"count": 3}})
     board.advance(2000)
     assert saved(board)["screen"] == "dice"
-    dice = board.sandbox.modules["boardside.modes.dice"].DiceMode
+    registry = board.sandbox.modules["boardside.app"].registry
+    load = registry.load
 
-    def no_room(self, state):
-        raise MemoryError("memory allocation failed, allocating 2560 bytes")
+    def no_room(name):  # its import runs out of heap
+        if name == "dice":
+            raise MemoryError("memory allocation failed, allocating 2560 bytes")
+        return load(name)
 
-    monkeypatch.setattr(dice, "restore", no_room)
+    monkeypatch.setattr(registry, "load", no_room)
     persist = board.device.persist
+    apps = []
     for restore in (lambda: persist.boot(board.device.new_app, 0),
                     lambda: (lambda app: (app, persist.restore_last(app, 0)))(
                         board.device.new_app())):
@@ -453,8 +457,12 @@ def test_a_memory_error_restoring_the_save_keeps_every_game(board, monkeypatch):
         assert event is True or event["restored"] is True, event
         assert app.screen() == "menu" and app.instances == {}
         assert app.parked["dice"]["count"] == 3
-        monkeypatch.setattr(dice, "restore", no_room)
+        apps.append(app)
     assert not [p for p in os.listdir(board.flash.real(".")) if p.startswith("state.bad")]
+    monkeypatch.setattr(registry, "load", load)
+    for app in apps:  # the game comes back when its mode is opened
+        app.open("dice", 0)
+        assert app.mode().count == 3
     assert saved(board)["modes"]["dice"]["count"] == 3
 
 
