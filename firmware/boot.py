@@ -15,9 +15,11 @@ _ctrl = 0x400D8000 if "RP2350" in os.uname()[4] else 0x40058000  # WATCHDOG CTRL
 
 
 def _feed(timer):
-    # may run in interrupt context: allocates nothing
+    # may run in interrupt context: allocates nothing. The shell's module is in
+    # sys.modules while it is still being imported, before it has ``looping``
+    # (from .mpy files that takes seconds): not looping yet.
     shell = sys.modules.get("boardside.device")
-    if shell is None or not shell.looping:
+    if shell is None or not getattr(shell, "looping", False):
         _wdt.feed()
 
 

@@ -297,25 +297,17 @@ def stock_evenings(deployed, evenings):
     return out
 
 
-# The goal: all six modes open this way today; the settings screen after them does not
-# yet (it stays on the menu). Kept as the goal and reported, not hidden (XFAIL).
-@pytest.mark.xfail(reason="stock MicroPython: the settings screen does not open after "
-                          "the six modes", strict=False)
 def test_stock_image_with_deploy_plays_an_evening(deployed):
     """Every mode and the settings screen on a stock MicroPython with the .mpy files
-    deployed: every opening after the first starts afresh (Device.make_room), never a
-    MemoryError."""
+    deployed: every opening after the first, the settings screen's too, starts afresh
+    (Device.make_room), never a MemoryError."""
     out = stock_evenings(deployed, 1)
     assert out["bad"] == [], out["bad"]
     assert out["restarts"] >= 1  # the fresh starts happened, and the evening went on
 
 
-# The goal (docs/firmware.md): the same evening twice. Today the second still loses its
-# way after PAC-MAN (a stock Pico's heap in pieces by then). Kept as the goal and
-# reported, not hidden: it runs, writes its figures, and shows as XFAIL until it passes.
-@pytest.mark.xfail(reason="stock MicroPython: the second evening does not yet play "
-                          "through (heap in pieces after PAC-MAN)", strict=False)
 def test_stock_image_with_deploy_plays_two_evenings(deployed):
+    """The same evening twice: each fresh start leaves the heap as clean as the first."""
     out = stock_evenings(deployed, 2)
     assert out["bad"] == [], out["bad"]
 

@@ -377,6 +377,95 @@ def test_a_fresh_start_into_a_mode_never_played_opens_a_new_game(board, monkeypa
     assert board.app.screen() == "qubo"
 
 
+def test_a_fresh_start_loads_only_the_mode_it_opens(board, monkeypatch):
+    """The save a fresh start makes holds the other games as the device parked them:
+    after the reset they stay parked, unloaded (loading each one's code to check it
+    put a stock Pico's heap in pieces again, and took seconds), and come back whole
+    when opened."""
+    board.request({"cmd": "mode", "name": "dice"})
+    board.request({"cmd": "act", "action": "choose", "args": {"count": 3}})
+    board.request({"cmd": "mode", "name": "qubo"})
+    board.advance(1000)
+    board.tap("menu")
+    board.advance(500)
+    shell = board.sandbox.modules["boardside.device"]
+    monkeypatch.setattr(shell.gc, "mem_free", lambda: shell.ROOM_BYTES - 1)
+    loaded = []
+    monkeypatch.setattr(board.sandbox.modules["boardside.app"].registry, "load",
+                        lambda name, load=board.sandbox.modules["boardside.app"].registry.load:
+                        loaded.append(name) or load(name))
+    board.write_serial(b'{"cmd": "mode", "name": "quoridor"}\n')
+    board.advance(3000)
+    assert [e for e in events(board) if e["event"] == "restart"]
+    assert board.app.screen() == "quoridor" and list(board.app.instances) == ["quoridor"]
+    assert loaded == ["quoridor"]  # the code of quoridor alone, before and after the reset
+    assert sorted(board.app.parked) == ["dice", "qubo"]
+    board.request({"cmd": "mode", "name": "dice"})
+    assert board.app.mode("dice").count == 3
+
+
+def test_a_fresh_start_into_the_settings_screen(board, monkeypatch):
+    """From .mpy files the settings screen's import needs heap too (on the chip it ran
+    out after the six modes): it opens after a fresh start when the heap is short."""
+    board.request({"cmd": "mode", "name": "dice"})
+    board.request({"cmd": "act", "action": "choose", "args": {"count": 3}})
+    board.advance(1000)
+    board.tap("menu")
+    board.advance(500)
+    shell = board.sandbox.modules["boardside.device"]
+    monkeypatch.setattr(shell.gc, "mem_free", lambda: shell.ROOM_BYTES - 1)
+    board.tap("left")  # from Dice, the menu's first entry, to its last: SET
+    assert board.request({"cmd": "state"})["menu"]["selected"] == "settings"
+    board.read_serial()
+    board.tap("a")
+    board.advance(3000)
+    seen = events(board)
+    restarts = [e for e in seen if e["event"] == "restart"]
+    assert restarts and restarts[0]["why"] == "room for settings"
+    assert [e for e in seen if e["event"] == "boot"]
+    assert board.app.screen() == "settings"
+    board.tap("b")  # back to the menu, and the game is there
+    assert board.app.screen() == "menu"
+    board.request({"cmd": "mode", "name": "dice"})
+    assert board.app.mode("dice").count == 3
+
+
+def test_a_memory_error_restoring_the_save_keeps_every_game(board, monkeypatch):
+    """A MemoryError loading a mode's code to restore it says the heap was short, not
+    that the save is wrong: the save is not set aside; every game stays parked, the
+    menu shows, and the mode restores when opened (on a stock Pico a fresh start's
+    restore ran out of heap and set the whole save aside)."""
+    board.request({"cmd": "mode", "name": "dice"})
+    board.request({"cmd": "act", "action": "choose", "args": {"count": 3}})
+    board.advance(2000)
+    assert saved(board)["screen"] == "dice"
+    registry = board.sandbox.modules["boardside.app"].registry
+    load = registry.load
+
+    def no_room(name):  # its import runs out of heap
+        if name == "dice":
+            raise MemoryError("memory allocation failed, allocating 2560 bytes")
+        return load(name)
+
+    monkeypatch.setattr(registry, "load", no_room)
+    persist = board.device.persist
+    apps = []
+    for restore in (lambda: persist.boot(board.device.new_app, 0),
+                    lambda: (lambda app: (app, persist.restore_last(app, 0)))(
+                        board.device.new_app())):
+        app, event = restore()[:2]
+        assert event is True or event["restored"] is True, event
+        assert app.screen() == "menu" and app.instances == {}
+        assert app.parked["dice"]["count"] == 3
+        apps.append(app)
+    assert not [p for p in os.listdir(board.flash.real(".")) if p.startswith("state.bad")]
+    monkeypatch.setattr(registry, "load", load)
+    for app in apps:  # the game comes back when its mode is opened
+        app.open("dice", 0)
+        assert app.mode().count == 3
+    assert saved(board)["modes"]["dice"]["count"] == 3
+
+
 def test_a_request_that_runs_out_of_memory_is_still_answered(board, monkeypatch):
     """On the chip, a MemoryError while the line of a request was being taken in lost
     the request: a crash event, and no reply for the host that waited for one. The

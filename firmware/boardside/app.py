@@ -190,6 +190,9 @@ class App(Secrets):
         return self.current or MENU_SCREEN
 
     def open_settings(self, now_ms):
+        if self.make_room is not None:
+            # from .mpy files its import needs blocks a heap in pieces may not have
+            self.make_room(SETTINGS_SCREEN, now_ms)  # may start the device afresh into it
         # imported when first opened, like a mode: RAM only for what is used
         from boardside.settings_screen import SettingsScreen
         self.settings_screen = SettingsScreen(self, now_ms)
@@ -526,20 +529,24 @@ class App(Secrets):
         data = {"screen": self.screen(), "menu_index": self.menu_index,
                 "settings": self.ctx.settings, "modes": {}}
         if self.opening is not None:
-            data["opening"] = self.opening
+            data["screen"] = data["opening"] = self.opening  # (the settings screen too)
         for name, state in self.parked.items():
             data["modes"][name] = state
         for name, m in self.instances.items():
             data["modes"][name] = m.save()
         return data
 
-    def restore(self, data, now_ms, unverified=None):
+    def restore(self, data, now_ms, unverified=None, load=True):
         """Put a saved state back. A mode whose part does not fit (its restore()
         raises ValueError) starts afresh alone: its name goes to ``reset_modes`` and
         the other modes keep their games. A top-level field that does not fit (the
         screen, the menu position, the settings) is left at its default alone and
         named in ``bad_fields``. ``unverified`` is the reason the state cannot be
-        vouched for (docs/persistence.md), told to every restored mode."""
+        vouched for (docs/persistence.md), told to every restored mode.
+
+        With ``load`` False no mode's code is loaded: every game is kept parked as
+        saved, checked when its mode is opened, and the app shows the menu (after a
+        MemoryError: the heap, not the save, was short)."""
         if not isinstance(data, dict) or not isinstance(data.get("modes"), dict):
             raise ValueError("saved state is not an app state")
         self.bad_fields = []
@@ -561,8 +568,18 @@ class App(Secrets):
         # parked, but the one on screen
         # the one on screen first: its code gets the heap before the others come and go
         order = sorted(data["modes"], key=lambda n: n != screen)
+        # Saved a moment ago on the way into a mode by a fresh start (Device.make_room):
+        # the other games are as this device parked them, so they stay parked as they
+        # are. Loading each one's code in turn to check it is what put the heap in
+        # pieces again (from .mpy files), and took seconds.
+        fresh = data.get("opening") == screen and unverified is None
+        if not load:
+            screen = MENU_SCREEN
         for name in order:
             state = data["modes"][name]
+            if name in self.mode_names and name != screen and (fresh or not load):
+                self.parked[name] = state
+                continue
             if name in self.mode_names:
                 try:
                     self.mode(name).restore(state)
@@ -593,6 +610,10 @@ class App(Secrets):
                 and screen not in self.instances):
             self.mode(screen)  # saved on its way in (Device.make_room): a new game
         self.current = screen if screen in self.instances else None
+        if screen == SETTINGS_SCREEN and data.get("opening") == screen and load:
+            self.current = None
+            from boardside.settings_screen import SettingsScreen
+            self.settings_screen = SettingsScreen(self, now_ms)
         self.dirty = True
 
     bad_fields = ()  # top-level fields of the last restore that did not fit

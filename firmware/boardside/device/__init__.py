@@ -69,9 +69,9 @@ REFRESH_QUIET_MS = 150  # frames went out in part: the whole frame again after t
 # Free heap a mode's code from .mpy files must find to be loaded, else the device starts
 # afresh into it (make_room()). What decides is the largest free block, which Python
 # cannot ask for: after any mode has come and gone the heap is in pieces however much
-# is free. On a stock Pico the menu leaves about 150 KB after a boot, so below this
-# every opening after the first starts afresh: slower (about a second), never out of
-# memory.
+# is free. On a stock Pico the menu leaves about 130 KB after a boot, so below this
+# every opening after the first (the settings screen's too) starts afresh: slower
+# (about two seconds on the chip), never out of memory.
 ROOM_BYTES = 160 * 1024
 
 # read every pass: one name each instead of a lookup in the driver set too
@@ -251,12 +251,13 @@ class Device(ButtonInput, Recovery):
         return app
 
     def make_room(self, name, now):
-        """Before a mode's code is loaded. From .mpy files (a stock MicroPython, or a
-        copy deployed on the image) the code goes into the heap, and what a mode leaves
-        there when it is let go (its interned names, and holes between them) is never
-        given back: after a few modes the heap has the bytes but no block large enough.
-        Then the device starts afresh into the mode: saved with it as the screen, a
-        soft reset (about a second), and the restore opens it on a clean heap. Frozen
+        """Before a mode's code (or the settings screen's) is loaded. From .mpy files
+        (a stock MicroPython, or a copy deployed on the image) the code goes into the
+        heap, and what a mode leaves there when it is let go (its interned names, and
+        holes between them) is never given back: after a few modes the heap has the
+        bytes but no block large enough. Then the device starts afresh into the mode:
+        saved with it as the screen, a soft reset (about two seconds from .mpy files),
+        and the restore opens it, alone, on a clean heap. Frozen
         code (the boardside image) runs from flash and never needs this."""
         start_afresh = getattr(drivers, "start_afresh", None)
         if (start_afresh is None or not hasattr(gc, "mem_free")
@@ -269,8 +270,9 @@ class Device(ButtonInput, Recovery):
         if gc.mem_free() >= ROOM_BYTES:
             return
         app = self.app
-        app.current = name  # the screen the save names, a new game if it has none
-        app.opening = name
+        if name in app.mode_names:
+            app.current = name  # the screen the save names, a new game if it has none
+        app.opening = name  # (the settings screen: named by the save alone)
         app.changed = True
         self.persist.flush(app, self.clock())
         self.send(protocol.event_line({"event": "restart", "why": "room for " + name,

@@ -351,7 +351,14 @@ class Persist:
             else:
                 state, why, lost = savefile.recover(data, self.key, self.version,
                                                     hide=self.hide)
-            app.restore(state, now_ms, unverified=why)
+            try:
+                app.restore(state, now_ms, unverified=why)
+            except MemoryError:
+                # the heap was short, not the save wrong: every game kept, parked
+                app = None
+                gc.collect()
+                app = make_app()
+                app.restore(state, now_ms, unverified=why, load=False)
         except Exception as e:  # whatever restore() raises, the device must start
             if name == self.store.temp:
                 # a write torn by a power cut, never renamed over the save file:
@@ -487,7 +494,12 @@ class Persist:
                 state["modes"].pop(drop, None)
                 if state.get("screen") == drop:
                     state["screen"] = "menu"
-            app.restore(state, now_ms, unverified=self.why)
+            try:
+                app.restore(state, now_ms, unverified=self.why)
+            except MemoryError:
+                # the heap was short, not the save wrong: every game kept, parked
+                gc.collect()
+                app.restore(state, now_ms, unverified=self.why, load=False)
         except Exception:
             return False
         app.changed = False
