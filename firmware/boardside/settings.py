@@ -248,6 +248,11 @@ def table_of(prefix):
 _tables = {}
 
 
+def forget_tables():
+    """Let the modes' tables go (the menu at rest): table_of() makes them again."""
+    _tables.clear()
+
+
 def make(spec):
     """A description from one entry of ``house_rules.TABLES``."""
     kind = spec[0]
