@@ -225,7 +225,6 @@ def census():
         booted = chip.census()
         booted_map = chip.heap_map()
         night.play()
-        chip.tap("menu")
         night.menu_collection(chip.now_ms)
         played = chip.census()
         played_map = chip.heap_map()
