@@ -68,9 +68,7 @@ class App(Secrets):
         self.last_input = 0        # when the last press, shake or request came
         self.swallowed = 0         # bit per button: the press that woke the panel
         self.instances = {}        # modes loaded, by name (normally just the open one)
-        # modes with a game but not loaded: their saved state as JSON text (a third of
-        # the heap its lists and dicts would take)
-        self.parked = {}
+        self.parked = {}           # modes with a game but not loaded: their saved state
         self.visited = False       # the settings screen was open since the last rest()
         self.unload = False        # the shell's choice: let go of a parked mode's modules
         self.current = None        # name of the active mode, None while in the menu
@@ -118,7 +116,7 @@ class App(Secrets):
             self.instances[name] = m
             state = self.parked.pop(name, None)
             if state is not None:
-                m.restore(json.loads(state))  # its own save() made it: it fits
+                m.restore(state)  # its own save() made it: it fits
         return m
 
     def known(self, name):
@@ -131,12 +129,12 @@ class App(Secrets):
 
     def park(self, name):
         """Keep a loaded mode's game as saved state and let go of the mode (and its
-        modules, when ``unload`` is set). The state is kept as JSON, as on flash, so
-        restore() sees exactly what it would after a power cut."""
+        modules, when ``unload`` is set). The state goes through JSON as on flash,
+        so restore() sees exactly what it would after a power cut."""
         m = self.instances.pop(name, None)
         if m is None:
             return
-        self.parked[name] = json.dumps(m.save())
+        self.parked[name] = json.loads(json.dumps(m.save()))
         if self.unload:
             registry.unload(name)
 
@@ -539,7 +537,7 @@ class App(Secrets):
         if self.opening is not None:
             data["opening"] = self.opening
         for name, state in self.parked.items():
-            data["modes"][name] = json.loads(state)
+            data["modes"][name] = state
         for name, m in self.instances.items():
             data["modes"][name] = m.save()
         return data
@@ -589,7 +587,7 @@ class App(Secrets):
                         registry.unload(name)
                     if name == screen:
                         raise
-                    self.parked[name] = json.dumps(state)
+                    self.parked[name] = state
                     continue
                 if unverified:
                     self.mode(name).unverified(unverified)

@@ -102,7 +102,7 @@ def test_a_parked_mode_hears_its_own_setting_change():
     app.event("press", "menu", 4000)
     app.open("dice", 4010)
     assert "qbert" in app.parked
-    entries = len(json.loads(app.parked["qbert"])["match"]["log"])
+    entries = len(app.parked["qbert"]["match"]["log"])
     app.change_setting("qbert.out_rule", "lose_turn", 4020)
     assert "qbert" in app.instances and "qbert" not in app.parked
     assert len(app.mode("qbert").match.log) == entries + 1
