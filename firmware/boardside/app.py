@@ -151,14 +151,15 @@ class App(Secrets):
     def rest(self):
         """The menu at rest (the shell calls this at a quiet moment): the mode left
         for the menu, kept loaded in case it is opened again at once, is parked, so
-        the menu holds no mode's game, frames, code or glyphs; after the settings
-        screen, its settings tables go too. True if anything was let go."""
+        the menu holds no mode's game, frames, code or glyphs, nor the settings
+        tables of modes whose code went (also after the settings screen). True if
+        anything was let go."""
         if not self.can_rest():
             return False
         self.park_all()
         self.visited = False
         forget_images()
-        settings_registry.forget_tables()
+        settings_registry.forget_tables([n for n in self.mode_names if registry.loaded(n)])
         return True
 
     def open(self, name, now_ms):

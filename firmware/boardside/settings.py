@@ -248,9 +248,11 @@ def table_of(prefix):
 _tables = {}
 
 
-def forget_tables():
-    """Let the modes' tables go (the menu at rest): table_of() makes them again."""
-    _tables.clear()
+def forget_tables(keep=()):
+    """Let the modes' tables go but those of ``keep`` (the menu at rest: a mode whose
+    code is still imported keeps its class's table); table_of() makes them again."""
+    for prefix in [p for p in _tables if p not in keep]:
+        del _tables[prefix]
 
 
 def make(spec):

@@ -41,6 +41,10 @@ else:
         from boardside.device import on_browser as drivers
     else:
         from boardside.device import on_micropython as drivers
+        if sys.implementation.name == "micropython":
+            # rp2's PIO assembler (Python, 1.3 KB of heap) made the programs of leds
+            # and sampler as they were imported; they keep the C classes they use
+            sys.modules.pop("rp2", None)
 
 HARDWARE_FILE = "hardware.json"
 POLL_MS = 5            # longest sleep between passes; a button's edge ends it within 1 ms

@@ -41,11 +41,6 @@ import micropython
 
 from boardside.device import leds, sampler, watchdog
 
-if sys.implementation.name == "micropython":
-    # rp2's PIO assembler made leds' and sampler's programs as they were imported;
-    # they keep the C classes they use, and nothing needs its Python again
-    sys.modules.pop("rp2", None)
-
 EDGE_IRQS = True  # a button's edge wakes the main loop (Device.wait)
 
 try:

@@ -51,7 +51,7 @@ else:
     _sample_pins = None
 
 # The C classes, kept apart from the rp2 module: its Python is the PIO assembler (1.3 KB
-# of heap), let go once the programs are made (on_micropython.py)
+# of heap), let go once the programs are made (device/__init__.py)
 DMA = getattr(rp2, "DMA", None)
 StateMachine = getattr(rp2, "StateMachine", None)
 del rp2
