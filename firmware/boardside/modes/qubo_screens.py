@@ -58,9 +58,7 @@ def _strip(tile):
     return v
 
 
-# _strip() of each palette entry's tile, written out: not worked out at every opening
-# (tests/portable/test_qubo_mode.py checks them)
-STRIPS = (16383, 16256, 10922, 16332, 9779, 10880)
+STRIPS = tuple(_strip(c[3]) for c in qubo.PALETTE)
 TILES = tuple(c[3] for c in qubo.PALETTE)
 
 
