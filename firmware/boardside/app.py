@@ -69,7 +69,6 @@ class App(Secrets):
         self.swallowed = 0         # bit per button: the press that woke the panel
         self.instances = {}        # modes loaded, by name (normally just the open one)
         self.parked = {}           # modes with a game but not loaded: their saved state
-        self.visited = False       # the settings screen was open since the last rest()
         self.unload = False        # the shell's choice: let go of a parked mode's modules
         self.current = None        # name of the active mode, None while in the menu
         self.menu_index = 0
@@ -80,7 +79,7 @@ class App(Secrets):
         self.log_reader = None     # the shell's log: function(max_chars) -> str
         # buttons pressed over the serial protocol: no contact chatter, no spikes, so
         # no debounce and no minimum press
-        self._virtual = None       # the protocol's buttons: made at the first such press
+        self.virtual = ButtonSet(BUTTONS, PAD, debounce_ms=0, min_press_ms=0)
         self.virtual_held = 0      # bit per virtual button pressed and not released
         # Draws and secrets (docs/persistence.md): every draw from ctx.rng, and a
         # mode's new_secret(), bump secret_seq; the persistence layer calls sealed()
@@ -143,23 +142,17 @@ class App(Secrets):
             if name != keep:
                 self.park(name)
 
-    def can_rest(self):
-        """In the menu with something rest() lets go of."""
-        return (self.current is None and self.settings_screen is None
-                and (bool(self.instances) or self.visited))
-
     def rest(self):
         """The menu at rest (the shell calls this at a quiet moment): the mode left
         for the menu, kept loaded in case it is opened again at once, is parked, so
-        the menu holds no mode's game, frames, code or glyphs, nor the settings
-        tables of modes whose code went (also after the settings screen). True if
-        anything was let go."""
-        if not self.can_rest():
+        the menu holds no mode's game, frames, code or glyphs. True if one was
+        parked."""
+        if self.current is not None or self.settings_screen is not None:
+            return False
+        if not self.instances:
             return False
         self.park_all()
-        self.visited = False
         forget_images()
-        settings_registry.forget_tables([n for n in self.mode_names if registry.loaded(n)])
         return True
 
     def open(self, name, now_ms):
@@ -203,7 +196,6 @@ class App(Secrets):
         # imported when first opened, like a mode: RAM only for what is used
         from boardside.settings_screen import SettingsScreen
         self.settings_screen = SettingsScreen(self, now_ms)
-        self.visited = True
         self.dirty = True
         self.emit({"event": "screen", "screen": SETTINGS_SCREEN})
 
@@ -430,14 +422,6 @@ class App(Secrets):
             return
         self.dirty = True
         self.changed = True  # the menu comes back where it was after a power cut
-
-    @property
-    def virtual(self):
-        """The buttons pressed over the protocol (a ButtonSet, 0.7 KB on the chip):
-        made when the first is pressed, as most evenings press none."""
-        if self._virtual is None:
-            self._virtual = ButtonSet(BUTTONS, PAD, debounce_ms=0, min_press_ms=0)
-        return self._virtual
 
     def press(self, button, now_ms):
         """A button pressed over the protocol (held until release)."""

@@ -26,9 +26,8 @@ class LineReader:
     """Assembles bytes into lines in a fixed buffer; remembers overflow so an
     over-long line yields one error instead of fragments parsed as requests."""
 
-    def __init__(self, limit=MAX_LINE, buf=None):
-        # buf: limit bytes to use (a writable buffer) instead of a new bytearray
-        self.buf = bytearray(limit) if buf is None else buf
+    def __init__(self, limit=MAX_LINE):
+        self.buf = bytearray(limit)
         self.n = 0
         self.overflow = False
 

@@ -41,10 +41,6 @@ else:
         from boardside.device import on_browser as drivers
     else:
         from boardside.device import on_micropython as drivers
-        if sys.implementation.name == "micropython":
-            # rp2's PIO assembler (Python, 1.3 KB of heap) made the programs of leds
-            # and sampler as they were imported; they keep the C classes they use
-            sys.modules.pop("rp2", None)
 
 HARDWARE_FILE = "hardware.json"
 POLL_MS = 5            # longest sleep between passes; a button's edge ends it within 1 ms
@@ -118,9 +114,8 @@ class Device(ButtonInput, Recovery):
         # Without pin interrupts (CircuitPython) wait() reads the pins every millisecond
         # and sets edge and moved itself (poll_edges).
         self.edge_irqs = True
-        on_edge = self.on_edge
-        for pin in self.pins:
-            if not drivers.watch_edges(pin, on_edge):
+        for i in range(len(self.pins)):
+            if not drivers.watch_edges(self.pins[i], self._edge_handler(1 << i)):
                 self.edge_irqs = False
         self.strip = drivers.open_strip(hw.led_pin, hw.led_count, hw.color_order)
         self.output = output.FrameOutput(hw, gridmap.build(hw),
@@ -190,9 +185,7 @@ class Device(ButtonInput, Recovery):
         # a mode's code imported): with frozen code only, since from .mpy files the
         # code must wait for make_room(), which may start the device afresh.
         self.look_ahead = getattr(boardside, "source", "").startswith("image")
-        spare = getattr(self.sampler, "spare", None)
-        self.reader = protocol.LineReader(
-            buf=spare(protocol.MAX_LINE) if spare is not None else None)
+        self.reader = protocol.LineReader()
         self.answering = False  # a request line ended and has no reply yet
         self.byte = bytearray(1)
         self.serial_poll, self.stdin = drivers.open_serial()
@@ -400,7 +393,7 @@ class Device(ButtonInput, Recovery):
             return
         debt = self.gc_debt + GC_SAVE_DEBT * (self.persist.writes - self.gc_writes)
         if debt >= GC_DEBT or (debt > 0 and quiet >= GC_IDLE_MS):
-            if self.app.can_rest():
+            if self.app.current is None and self.app.instances:
                 # back in the menu: the mode left goes, its state parked low in a
                 # clean heap (first-fit from the start) rather than amid garbage
                 gc.collect()
