@@ -29,8 +29,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "tests", "chip"))
 import evening  # noqa: E402  (tests/chip, not a package)
 import rig  # noqa: E402
-sys.path.insert(0, os.path.join(ROOT, "host"))
-from boardside_host.sim import SimBoard  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "host"))  # (the simulator, for evening.shadowing_sim)
 
 KB = 1024
 # The goals on the image a user installs (a press: from the edge that decides it, the
@@ -365,13 +364,12 @@ def main(argv):
         return openings(evenings)
     wall = time.monotonic()
     chip = rig.ChipBoard("BOARDSIDE_PICO")
-    # the simulator shadows the chip (evening.py): it tells which taps act on their
-    # release, the edge their time counts from, and every frame is compared
-    sim = SimBoard(seed=1)
+    sim = None
     try:
         chip.boot()
-        sim.entropy = evening.ChipEntropy(chip)
-        sim.boot()
+        # the simulator shadows the chip (evening.py): it tells which taps act on their
+        # release, the edge their time counts from, and every frame is compared
+        sim = evening.shadowing_sim(chip)
         chip.advance(300)
         boot_ms = next(e["t_ms"] for e in chip.events if e["event"] == "boot")
         night = evening.Evening(chip, log=lambda s: print(s, file=sys.stderr, flush=True),
@@ -383,7 +381,8 @@ def main(argv):
         emulated_ms = chip.now_ms
     finally:
         chip.close()
-        sim.close()
+        if sim is not None:
+            sim.close()
     print(evening.table("On the chip: BOARDSIDE_PICO image, emulated RP2040 at 125 MHz "
                         "(boot %.0f ms)" % boot_ms, per_mode))
     print("")

@@ -193,11 +193,14 @@ class App(Secrets):
         if self.make_room is not None:
             # from .mpy files its import needs blocks a heap in pieces may not have
             self.make_room(SETTINGS_SCREEN, now_ms)  # may start the device afresh into it
+        self._make_settings_screen(now_ms)
+        self.dirty = True
+        self.emit({"event": "screen", "screen": SETTINGS_SCREEN})
+
+    def _make_settings_screen(self, now_ms):
         # imported when first opened, like a mode: RAM only for what is used
         from boardside.settings_screen import SettingsScreen
         self.settings_screen = SettingsScreen(self, now_ms)
-        self.dirty = True
-        self.emit({"event": "screen", "screen": SETTINGS_SCREEN})
 
     # -- settings ----------------------------------------------------------------
     def setting_value(self, key):
@@ -612,8 +615,7 @@ class App(Secrets):
         self.current = screen if screen in self.instances else None
         if screen == SETTINGS_SCREEN and data.get("opening") == screen and load:
             self.current = None
-            from boardside.settings_screen import SettingsScreen
-            self.settings_screen = SettingsScreen(self, now_ms)
+            self._make_settings_screen(now_ms)
         self.dirty = True
 
     bad_fields = ()  # top-level fields of the last restore that did not fit

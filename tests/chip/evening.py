@@ -91,6 +91,16 @@ class ChipEntropy:
             pos -= len(v)
 
 
+def shadowing_sim(chip):
+    """A simulator booted to shadow ``chip`` (already booted): the chip's draws as its
+    entropy, from power-up. Close it after the evening."""
+    from boardside_host.sim import SimBoard
+    sim = SimBoard(seed=1)
+    sim.entropy = ChipEntropy(chip)
+    sim.boot()
+    return sim
+
+
 class Evening:
     def __init__(self, chip, log=print, sim=None):
         self.chip = chip
