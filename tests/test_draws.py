@@ -132,6 +132,14 @@ def cubequest_release_picker(b):
         b.tap("down")
 
 
+def quoridor_device(b):
+    """Quoridor against the device at level 1, which draws as it thinks (a fence now
+    and then, a random step now and then, a pick among equal moves)."""
+    request(b, {"cmd": "mode", "name": "quoridor"})
+    request(b, {"cmd": "act", "action": "new",
+                "args": {"players": 2, "device": [2], "level": 1}})
+
+
 # -- what was drawn, read from the app (the ground truth a power cut must keep) --------
 def dice_drawn(b):
     return b.app.mode("dice").results
@@ -147,6 +155,14 @@ def qubo_drawn(b):
 
 def cubequest_drawn(b):
     return b.app.mode("cubequest").save()["game"]["log"]
+
+
+def quoridor_drawn(b):
+    """The device's move (kept with the game while it waits for the players' A); after
+    a power cut, the move the device works out again if none was kept."""
+    seats = b.app.mode("quoridor").seats
+    b.run_until(lambda: seats.pending is not None, 1000, 1)
+    return seats.pending
 
 
 MODE_SWITCH = ask({"cmd": "mode", "name": "dice"}, {"cmd": "mode", "name": "cubequest"},
@@ -172,6 +188,12 @@ DRAWS = {
     "cubequest: coin, A": (lambda b: cubequest(b, toss=False),
                            [(0, press("a")), (40, release("a"))], cubequest_drawn),
     "qubo: first player drawn": (qubo, [(0, act("start"))], qubo_drawn),
+    # the device's draws as it thinks are written once, with the move they led to:
+    # its frames meanwhile (the board, the blink) show none of them (Mode.veiled)
+    "quoridor: the device's move at level 1": (quoridor_device, [(0, act("move", move="e2"))],
+                                               quoridor_drawn),
+    "quoridor: the device's move at level 1, asked for at once": (
+        quoridor_device, [(0, act("move", move="e2")), (1, act("device"))], quoridor_drawn),
     "cubequest: coin": (lambda b: cubequest(b, toss=False), [(0, act("toss"))],
                         cubequest_drawn),
     "cubequest: act release": (cubequest, [(0, act("release", player="red", cube="grunt"))],

@@ -214,3 +214,53 @@ def test_playing_against_the_device_through_buttons(board):
     board.hold("b", 900)        # undo: back to the last move a person entered
     s = state(board)
     assert s["moves"] == 0 and s["screen"] == "pawn"
+
+
+def test_the_loop_runs_its_passes_back_to_back_while_the_device_thinks(board):
+    """docs/quoridor.md: the device's move is worked out a slice a pass, and those
+    passes come one after the other, with no sleep between them (Mode.working). The
+    simulator spends no board time on Python, so what the move costs here is the
+    loop's sleeps alone: a few ms, where each of its passes used to sleep up to
+    POLL_MS (5 ms)."""
+    board.request({"cmd": "mode", "name": "quoridor"})
+    r = board.request({"cmd": "act", "action": "new",
+                       "args": {"players": 2, "device": [2], "level": 3}})
+    assert r["ok"], r
+    seats = board.app.mode().seats
+    thought = []
+    for move in ("e2", "e3", "e4"):
+        assert board.request({"cmd": "act", "action": "move", "args": {"move": move}})["ok"]
+        start = board.clock_ms
+        board.run_until(lambda: seats.pending is not None, 5000, 1)
+        thought.append(board.clock_ms - start)
+        assert board.request({"cmd": "act", "action": "device", "args": {"play": True}})["ok"]
+    assert max(thought) <= 3, thought
+
+
+def test_the_device_writes_once_when_its_move_is_found_not_while_it_thinks(board):
+    """docs/quoridor.md: nothing is written while the device works its move out (a
+    write stalls the chip for tens of ms): the person's move and the draws the
+    device made as it thought go to flash in one write, once the move is found and
+    before it shows (docs/persistence.md: a draw is on flash before it shows)."""
+    board.request({"cmd": "mode", "name": "quoridor"})
+    assert board.request({"cmd": "act", "action": "new",
+                          "args": {"players": 2, "device": [2], "level": 1}})["ok"]
+    seats = board.app.mode().seats
+    persist = board.device.persist
+    store_write = persist.store.write
+    writes = []
+
+    def write(data):
+        writes.append((seats.thinking, seats.pending))
+        return store_write(data)
+
+    persist.store.write = write
+    for move in ("e2", "e3", "e4", "e5"):
+        del writes[:]
+        assert board.request({"cmd": "act", "action": "move", "args": {"move": move}})["ok"]
+        board.run_until(lambda: seats.pending is not None, 5000, 1)
+        board.advance(5)
+        assert len(writes) == 1, writes
+        thinking, pending = writes[0]
+        assert not thinking and pending == seats.pending
+        assert board.request({"cmd": "act", "action": "device", "args": {"play": True}})["ok"]

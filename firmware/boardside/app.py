@@ -288,6 +288,11 @@ class App(Secrets):
             return False
         return self.mode().busy(now_ms)
 
+    def working(self):
+        """The mode on screen has work in hand a slice a pass (Mode.working)."""
+        m = self.instances.get(self.current) if self.settings_screen is None else None
+        return m is not None and m.working()
+
     def _woken(self, kind, button, now_ms):
         """True if this button event only wakes the panel (or belongs to the press
         that did): the player could not see what it would do."""

@@ -192,6 +192,12 @@ class Mode:
     # picture. It must not change the picture or the state a save holds.
     ahead = False
 
+    def working(self):
+        """True while tick() carries work on a slice a pass that players wait for (the
+        device's move being worked out): the shell then runs its passes back to back
+        instead of sleeping between them."""
+        return False
+
     def work_ahead(self, now_ms):
         """Work out now what a likely next press needs (see ``ahead``)."""
 

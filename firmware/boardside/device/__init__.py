@@ -290,6 +290,11 @@ class Device(ButtonInput, Recovery):
         millisecond of its edge while an idle loop still sleeps most of the time.
         While a button's new level is being confirmed (its minimum press) the pass
         comes every millisecond, so a press counts as soon as it has held."""
+        if self.app.working():
+            # the device's move is being worked out a slice a pass: no sleep between
+            # them (each pass still reads the buttons and sends the frames)
+            self.edge = False
+            return
         left = POLL_MS
         if not self.at_rest:  # (at rest no button is changing)
             for b in self.buttons.buttons:
@@ -421,7 +426,8 @@ class Device(ButtonInput, Recovery):
             # on its way goes on (DMA reads RAM). At any other time in a run of taps
             # the write could fall between a press and its frame. A secret is written
             # at once all the same.
-            if self.buzzer.playing():
+            if self.buzzer.playing() or self.app.working():
+                # (the device's move being worked out: written with it, at its end)
                 return
             hands = False
             for b in self.buttons.buttons:
@@ -476,7 +482,11 @@ class Device(ButtonInput, Recovery):
         veiled = False
         if app.secret_seq != app.sealed_seq:  # (unsealed()) a draw: on flash first,
             veiled = app.veiled(now)           # before the frame, events and replies,
-            if not veiled:                     # unless the frame hides it (a tumble)
+            if veiled and app.working():       # unless the frame hides it (a tumble)
+                # drawn by the device's move being worked out: its frames show none of
+                # it, and it is written once, with that move, when the work ends
+                veiled = False
+            elif not veiled:
                 self.save(now, True)
                 now = self.clock()  # the write took its time: the frame and cues start now
         if self.notice_icon is not None and now - self.notice_until >= 0:
