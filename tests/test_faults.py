@@ -410,7 +410,10 @@ def erase_under_way(board):
         return [(a, b) for a, b, cause in board.busy_log
                 if cause == "flash" and a >= t and b - a >= 40]
 
-    board.run_until(erasing, savefile.QUIET_MS + 200, step_ms=1)
+    # (the erase can begin a fraction of a ms into the board's step: its clock then
+    # catches up with it one step later)
+    board.run_until(lambda: erasing() and board.clock_ms >= erasing()[0][0],
+                    savefile.QUIET_MS + 200, step_ms=1)
     board.release("right")  # (its release is taken after the erase)
     start, end = erasing()[0]
     assert start <= board.clock_ms < end - 30

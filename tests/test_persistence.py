@@ -29,14 +29,17 @@ def canonical(state):
 
 
 def count_writes(board):
-    """Count save files renamed into place; returns the live list of steps."""
+    """Record the flash's write steps; returns the live list of them (saves())."""
     steps = []
     board.flash.write_hook = lambda step, path: steps.append((step, path))
     return steps
 
 
-def renames(steps):
-    return sum(1 for step, path in steps if step == "rename" and path == "state.sav")
+def saves(steps):
+    """How many new save files these write steps made: state.tmp renamed over
+    state.sav, or state.sav written over itself (storage.in_place, littlefs)."""
+    return sum(1 for step, path in steps
+               if path == "state.sav" and step in ("rename", "open"))
 
 
 def boot_events(board):
@@ -67,13 +70,25 @@ def test_a_fresh_board_starts_clean_and_says_so_without_a_warning(board):
     assert board.app.screen() == "menu"
 
 
-def test_the_save_file_is_written_atomically_through_a_temp_file(board):
+def test_the_first_save_file_is_written_atomically_through_a_temp_file(board):
     steps = count_writes(board)
     board.tap("a").advance(savefile.QUIET_MS + 300)  # a quiet moment, then the flash's time
     files = [(s, p) for s, p in steps if p.startswith("state")]
     assert files[0] == ("open", "state.tmp")
     assert files[-1] == ("rename", "state.sav")
     assert all(s == "write" for s, _ in files[1:-1]) and len(files) > 2
+
+
+def test_on_littlefs_a_save_file_is_written_over_itself_in_one_write(board):
+    """docs/persistence.md: littlefs commits a file only at its close, so once there is
+    a save file the next goes over it: one write call, no temp file, no rename."""
+    board.tap("a").advance(savefile.QUIET_MS + 300)
+    steps = count_writes(board)
+    board.tap("right").advance(savefile.QUIET_MS + 300)  # a new die
+    files = [(s, p) for s, p in steps if p.startswith("state")]
+    assert files == [("open", "state.sav"), ("write", "state.sav")]
+    assert saved(board) == board.app.save()
+    assert not board.flash.isfile("state.tmp")
 
 
 # -- secrets across a power cut ---------------------------------------------------------
@@ -283,7 +298,7 @@ def test_nothing_is_written_without_a_change(board):
         board.request({"cmd": cmd})
     board.request(b"garbage")
     board.advance(2000)
-    assert renames(steps) == 0
+    assert saves(steps) == 0
 
 
 def test_a_committed_action_is_written_at_the_next_quiet_moment(board):
@@ -293,9 +308,9 @@ def test_a_committed_action_is_written_at_the_next_quiet_moment(board):
     board.advance(2000)
     steps = count_writes(board)
     board.request({"cmd": "act", "action": "choose", "args": {"count": 2}})
-    assert renames(steps) == 0
+    assert saves(steps) == 0
     board.advance(savefile.QUIET_MS + 300)  # then the flash takes its time (erases)
-    assert renames(steps) == 1
+    assert saves(steps) == 1
     assert saved(board) == board.app.save()
 
 
@@ -306,7 +321,7 @@ def test_a_roll_is_on_flash_before_its_reply(board):
     board.advance(2000)
     steps = count_writes(board)
     r = board.request({"cmd": "act", "action": "roll"})
-    assert renames(steps) == 1 and saved(board)["modes"]["dice"]["results"] == r["results"]
+    assert saves(steps) == 1 and saved(board)["modes"]["dice"]["results"] == r["results"]
 
 
 def test_a_secret_is_written_before_anything_of_it_shows(board):
@@ -327,7 +342,7 @@ def test_a_secret_is_written_before_anything_of_it_shows(board):
     assert board.led_frames > frames and dice.rolling_until >= 0  # the tumble, at once
     while dice.rolling_until >= 0:
         board.advance(1)
-    assert renames(steps) == 1  # on flash before the tumble ended
+    assert saves(steps) == 1  # on flash before the tumble ended
     assert saved(board) == board.app.save() and not board.app.unsealed()
 
 
@@ -338,7 +353,7 @@ def test_a_held_button_writes_at_most_once_a_second_and_keeps_the_last(board):
     board.press("right").advance(30_000)  # auto-repeat: a new die every 150 ms
     board.release("right").advance(1500)
     changes = board.app.mode().sides
-    assert 30 - 2 <= renames(steps) <= 30 + 2
+    assert 30 - 2 <= saves(steps) <= 30 + 2
     assert saved(board) == board.app.save() and saved(board)["modes"]["dice"]["sides"] == changes
 
 
@@ -352,7 +367,7 @@ def test_fast_taps_write_a_few_times_a_second_at_most(board):
         board.tap("down", hold_ms=40, gap_ms=40)
     seconds = (board.clock_ms - start) / 1000
     board.advance(1000)
-    assert renames(steps) <= seconds * 1000 / savefile.QUIET_MS + 1
+    assert saves(steps) <= seconds * 1000 / savefile.QUIET_MS + 1
     assert saved(board) == board.app.save()
 
 
@@ -394,7 +409,7 @@ def test_a_power_cut_during_a_write_keeps_the_old_state(board):
     old = saved(board)
 
     def cut(step, path):
-        if step == "write" and path == "state.tmp":
+        if step == "write" and path in ("state.tmp", "state.sav"):
             raise PowerCut(keep=20)
 
     board.flash.write_hook = cut
@@ -484,3 +499,25 @@ def test_a_save_of_the_firmware_before_the_records_still_loads(tmp_path):
         b.request({"cmd": "act", "action": "rolloff"})
         b.advance(2000)
         assert path.read_bytes().startswith(b"BSAV 3 ")  # written in records from now on
+
+
+def test_a_save_over_itself_that_fails_half_way_keeps_the_old_file_whole(board):
+    """littlefs never commits a file whose write failed (its close included): a full
+    flash in the middle of a save over state.sav leaves the old one, and the retry
+    writes the new."""
+    import errno
+    board.tap("a")
+    board.advance(2000)
+    old = saved(board)
+
+    def full(step, path):
+        if step == "write" and path == "state.sav":
+            raise OSError(errno.ENOSPC, "ENOSPC")
+
+    board.flash.write_hook = full
+    board.tap("right").advance(savefile.QUIET_MS + 300)
+    assert board.device.persist.failures == 1
+    assert saved(board) == old
+    board.flash.write_hook = None
+    board.advance(6000)  # the retry (storage.RETRY_MS)
+    assert saved(board) == board.app.save() != old

@@ -131,6 +131,7 @@ class Device(ButtonInput, Recovery):
         self.log = crashlog.Log(print_exception=drivers.print_exception)
         # CircuitPython: the filesystem may belong to the computer (boot.py decides)
         self.storage_problem = drivers.storage_problem()
+        storage.in_place = drivers.commits_at_close()  # littlefs: saves over themselves
         key = storage.read_key()
         self.persist = storage.Persist(key=key)
         self.persist.read_only = self.storage_problem

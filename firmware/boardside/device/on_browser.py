@@ -200,6 +200,10 @@ def storage_problem():
     return None
 
 
+def commits_at_close():
+    return False  # the page's files: state.tmp and a rename, as anywhere not littlefs
+
+
 def _urandom(n):
     """os.urandom from the browser's cryptographic generator (the port has none)."""
     a = js.Uint8Array.new(n)

@@ -235,6 +235,10 @@ def allow_interrupts():
     pass
 
 
+def commits_at_close():
+    return False  # CIRCUITPY is FAT: a file's bytes land as they are written
+
+
 def storage_problem():
     """None when code may write the filesystem (boot.py remounted it), else why not.
     A drive that is the computer's is a hand-over however it came about (a boot.py

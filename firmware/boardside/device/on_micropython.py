@@ -27,7 +27,10 @@ What the Device expects of a driver set:
 - ``hold_interrupts()``, ``allow_interrupts()``: Ctrl-C ignored while the last save
   is written, then back;
 - ``print_exception(exc, file)``: a traceback into the crash log;
-- ``storage_problem()``: None when the firmware may write its files, else why not.
+- ``storage_problem()``: None when the firmware may write its files, else why not;
+- ``commits_at_close()``: whether the root file system keeps a file's new bytes
+  off flash until its close (littlefs), so a save may be written over itself
+  (storage.in_place).
 
 Everything a main-loop pass calls (ticks, pins, poll, the strip) allocates nothing.
 """
@@ -120,3 +123,17 @@ def allow_interrupts():
 
 def storage_problem():
     return None  # littlefs on the flash is the firmware's; mpremote works through the REPL
+
+
+def commits_at_close():
+    """True when "/" is littlefs (the rp2 port's own, unless someone formatted it
+    otherwise): a file opened to be written is truncated and written in RAM and in
+    fresh blocks, and its close commits it at once."""
+    try:
+        import vfs
+        for fs, point in vfs.mount():  # (no arguments: the mounts, since 1.23)
+            if point == "/":
+                return type(fs).__name__ in ("VfsLfs1", "VfsLfs2")
+    except Exception:  # an older MicroPython: the mounts cannot be listed
+        pass
+    return False

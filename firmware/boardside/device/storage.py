@@ -1,8 +1,13 @@
 """The save file on flash: written atomically, restored at boot, set aside when bad.
 
-Store does the file work: the new state goes to state.tmp, which is then renamed
-over state.sav, so a power cut at any moment leaves either the old save file or
-the new one (littlefs renames atomically). A save file that cannot be restored
+Store does the file work. On littlefs (the rp2 port's file system) the new state is
+written over state.sav itself: littlefs keeps a file's new bytes off the directory
+until the file is closed (a truncation too), so a power cut or a failed write before
+that leaves the old file whole, and the close commits the new one at once. Elsewhere
+(CircuitPython's FAT drive), and for the very first save (littlefs makes a new file's
+name at its open, empty), the new state goes to state.tmp, which is then renamed
+over state.sav. Either way a power cut at any moment leaves either the old save
+file or the new one. A save file that cannot be restored
 is renamed to state.bad-N (the newest KEEP_BAD are kept) rather than deleted,
 and the log says so before the rename, so a cut can never leave one unreported.
 A folder where one of these files goes is set aside the same way, and a save
@@ -39,7 +44,12 @@ NVM_HIDE = NVM_SEAL + 1 + KEY_BYTES
 NVM_BYTES = NVM_HIDE + KEY_BYTES
 BAD = "state.bad-"
 KEEP_BAD = 3
-CHUNK = 256        # bytes per write call
+CHUNK = 256        # bytes per write call (state.tmp)
+# True where the root file system commits a file only at its close (littlefs): the
+# driver set says so (on_micropython). Writing state.sav over itself is then one
+# commit, where state.tmp and its rename cost littlefs up to three sector erases a
+# save on the chip (45 ms each) for a file of a few hundred bytes.
+in_place = False
 RETRY_MS = 5000    # after a failed write (flash full), try again this much later
 MAX_SAVE = 65536   # bytes: a save file is a few hundred; a long Quoridor game a few KB
 DIR = 0x4000       # the directory bit of os.stat()[0]
@@ -251,6 +261,12 @@ class Store:
             self._write(data)
 
     def _write(self, data):
+        if in_place and exists(self.path):
+            with open(self.path, "wb") as f:
+                # one call: nothing between the open and the close can fail half-way
+                # (a failed write leaves littlefs's file unchanged, its close included)
+                f.write(data)
+            return
         mv = memoryview(data)
         with open(self.temp, "wb") as f:
             for i in range(0, len(data), CHUNK):

@@ -165,6 +165,10 @@ class Flash:
         try:
             if any(c in mode for c in "wax+"):
                 self.before_write("open", path)
+                if "w" in mode and host_os.path.isfile(real):
+                    # littlefs truncates an existing file in RAM and writes its new
+                    # bytes to fresh blocks: the old file stays whole until the close
+                    return FlashFile(self, path, open(real, "rb+"), at_close=True)
                 f = FlashFile(self, path, open(real, mode, *args, **kwargs))
                 self.commit()  # the new file's entry
                 return f
@@ -174,23 +178,35 @@ class Flash:
 
 
 class FlashFile:
-    """A file being written, so fault injection can cut power mid-write."""
+    """A file being written, so fault injection can cut power mid-write. A new file's
+    bytes land as they are written (a cut tears it: the harder case for the reader,
+    and FAT's); an existing file opened with "w" keeps its old bytes until the close
+    (``at_close``: littlefs, storage.in_place)."""
 
-    def __init__(self, flash, path, f):
+    def __init__(self, flash, path, f, at_close=False):
         self.flash = flash
         self.path = path
         self.f = f
         self.size = 0
+        self.held = bytearray() if at_close else None
+        self.erred = False
 
     def write(self, data):
         try:
             self.flash.before_write("write", self.path)
         except PowerCut as cut:
-            if cut.keep:
+            if cut.keep and self.held is None:
                 self.f.write(data[:cut.keep])
             self.f.close()
             raise
-        n = self.f.write(data)
+        except OSError:
+            self.erred = True  # littlefs: a file whose write failed is never committed
+            raise
+        if self.held is not None:
+            self.held += data
+            n = len(data)
+        else:
+            n = self.f.write(data)
         end = self.size + len(data)
         # littlefs programs each 256-byte page as it fills and erases each new
         # 4 KB block before its first page
@@ -202,6 +218,13 @@ class FlashFile:
 
     def close(self):
         if not self.f.closed:
+            if self.held is not None and self.erred:
+                self.f.close()  # the old bytes stay, and nothing is committed
+                return
+            if self.held is not None:  # the commit: the new bytes replace the old
+                self.f.seek(0)
+                self.f.write(self.held)
+                self.f.truncate()
             self.f.close()
             # the last, partial page, and the file's entry pointing at its data
             self.flash.spend(1 if self.size % FLASH_PAGE else 0, 0)
