@@ -288,11 +288,6 @@ class App(Secrets):
             return False
         return self.mode().busy(now_ms)
 
-    def working(self):
-        """The mode on screen has work in hand a slice a pass (Mode.working)."""
-        m = self.instances.get(self.current) if self.settings_screen is None else None
-        return m is not None and m.working()
-
     def _woken(self, kind, button, now_ms):
         """True if this button event only wakes the panel (or belongs to the press
         that did): the player could not see what it would do."""
@@ -463,6 +458,9 @@ class App(Secrets):
                 m = self.mode()
             if m.tick(now_ms):
                 self.dirty = True
+            self.working = m.working
+        else:
+            self.working = False
         if self.settings_screen is not None and self.settings_screen.tick(now_ms):
             self.dirty = True
         if self.dimmed or now_ms - self.last_input >= MINUTE_MS:  # (_idle's first test)
@@ -470,6 +468,7 @@ class App(Secrets):
         return self.dirty
 
     _now = 0
+    working = False  # the open mode's Mode.working, as its last tick left it
 
     def after_frame(self, now_ms):
         """The frame has started on its way to the LEDs: the open mode's work ahead

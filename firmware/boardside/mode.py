@@ -192,11 +192,11 @@ class Mode:
     # picture. It must not change the picture or the state a save holds.
     ahead = False
 
-    def working(self):
-        """True while tick() carries work on a slice a pass that players wait for (the
-        device's move being worked out): the shell then runs its passes back to back
-        instead of sleeping between them."""
-        return False
+    # True while tick() carries on, a slice a pass, work that players wait for (the
+    # device's move being worked out): the shell then runs its passes back to back
+    # instead of sleeping between them, and writes nothing until it ends. An attribute
+    # the mode's tick() keeps, not a method: the idle loop reads it every pass.
+    working = False
 
     def work_ahead(self, now_ms):
         """Work out now what a likely next press needs (see ``ahead``)."""

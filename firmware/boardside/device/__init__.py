@@ -291,7 +291,7 @@ class Device(ButtonInput, Recovery):
         millisecond of its edge while an idle loop still sleeps most of the time.
         While a button's new level is being confirmed (its minimum press) the pass
         comes every millisecond, so a press counts as soon as it has held."""
-        if self.app.working():
+        if self.app.working:
             # the device's move is being worked out a slice a pass: no sleep between
             # them (each pass still reads the buttons and sends the frames)
             self.edge = False
@@ -427,7 +427,7 @@ class Device(ButtonInput, Recovery):
             # on its way goes on (DMA reads RAM). At any other time in a run of taps
             # the write could fall between a press and its frame. A secret is written
             # at once all the same.
-            if self.buzzer.playing() or self.app.working():
+            if self.buzzer.playing() or self.app.working:
                 # (the device's move being worked out: written with it, at its end)
                 return
             hands = False
@@ -483,7 +483,7 @@ class Device(ButtonInput, Recovery):
         veiled = False
         if app.secret_seq != app.sealed_seq:  # (unsealed()) a draw: on flash first,
             veiled = app.veiled(now)           # before the frame, events and replies,
-            if veiled and app.working():       # unless the frame hides it (a tumble)
+            if veiled and app.working:       # unless the frame hides it (a tumble)
                 # drawn by the device's move being worked out: its frames show none of
                 # it, and it is written once, with that move, when the work ends
                 veiled = False

@@ -296,6 +296,7 @@ class QuoridorMode(QuoridorScreens, Mode):
             if cue != self._cue:
                 self._cue = cue
                 changed = True
+        self.working = self.screen == DEVICE and self.seats.thinking  # (Mode.working)
         if self.clock is not None and self.screen in CLOCK_RUNS:
             if self.last_ms is not None:
                 t = self.game.turn
@@ -318,13 +319,10 @@ class QuoridorMode(QuoridorScreens, Mode):
                 changed = True
         return changed
 
-    def working(self):
-        return self.screen == DEVICE and self.seats.thinking
-
     def veiled(self, canvas, now_ms):
         # while the device's move is worked out, the draws it made live in its
         # thinking alone: the frames are the board and the blink (tests/test_draws.py)
-        return self.working()
+        return self.working
 
     def busy(self, now_ms):
         # a chess clock running down: the panel stays bright while a player thinks
