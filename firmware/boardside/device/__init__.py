@@ -481,13 +481,12 @@ class Device(ButtonInput, Recovery):
             raise fault
         app.tick(now)
         veiled = False
-        if app.secret_seq != app.sealed_seq:  # (unsealed()) a draw: on flash first,
-            veiled = app.veiled(now)           # before the frame, events and replies,
-            if veiled and app.working:       # unless the frame hides it (a tumble)
-                # drawn by the device's move being worked out: its frames show none of
-                # it, and it is written once, with that move, when the work ends
-                veiled = False
-            elif not veiled:
+        # (unsealed()) a draw: on flash first, before the frame, events and replies,
+        # unless the frame hides it (a tumble). One made by work still going on (the
+        # device's move, Mode.working) is written with that work's result, at its end.
+        if app.secret_seq != app.sealed_seq and not app.working:
+            veiled = app.veiled(now)
+            if not veiled:
                 self.save(now, True)
                 now = self.clock()  # the write took its time: the frame and cues start now
         if self.notice_icon is not None and now - self.notice_until >= 0:

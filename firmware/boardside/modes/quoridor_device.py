@@ -21,8 +21,8 @@ LEVEL = 2        # the strength a new mode starts with
 CUE_MS = 1200    # "the device moved" shows this long on its plate
 # A slice does at most a search per player (about 1.5 ms each on the board, and the
 # first slice a few ms more): this many searches' worth of slices per main-loop pass
-# keeps a pass near 10 ms, and the move comes in fewer passes (each also sleeps up to
-# 5 ms waiting for a button).
+# keeps a pass near 10 ms, so a press waits for one pass at most (the passes come back
+# to back meanwhile: Mode.working).
 SEARCHES_PER_PASS = 8
 
 
