@@ -771,3 +771,23 @@ def test_several_named_layouts_are_kept():
     for bad in ({}, {"own": "x"}, {"own": [["a", "pacman e2"]]}, {"own": [["a"]]},
                 {"own": [["a", own], ["a", own]]}, {"own": [["default", own]]}, []):
         raises(ValueError, layout.Layouts.from_dict, bad)
+
+
+def test_the_shipped_layout_written_out_is_the_one_its_checks_give():
+    # parse_text(DEFAULT) takes DEFAULT_CHECKED instead of checking the text again:
+    # the very Layout the checks make from the same words
+    from boardside.pacman import layout as layouts
+
+    words = {}
+    for part in layouts.DEFAULT.split(";"):
+        w = part.split()
+        words[w[0]] = w[1:]
+    checked = layouts.Layout(words["pacman"][0], words["ghosts"], words["pellets"],
+                             words["fences"])
+    shipped = layouts.parse_text(layouts.DEFAULT)
+    for name in ("pacman", "ghosts", "pellets", "fences", "steps"):
+        assert getattr(shipped, name) == getattr(checked, name), name
+    assert shipped == checked and shipped.text() == layouts.DEFAULT
+    assert shipped.board().fixed_fences == checked.board().fixed_fences
+    # another text of the same layout is checked as before
+    assert layouts.parse_text(layouts.DEFAULT.upper()) == checked
