@@ -17,8 +17,10 @@ def bits_for(sides):
     return k
 
 
-# bits_for() of the dice up to 64 sides, looked up on the press that rolls
-BITS = tuple(bits_for(s) for s in range(65))
+# bits_for() of the dice up to 64 sides, looked up on the press that rolls; written
+# out, not worked out: every mode imports this module when it is opened
+# (tests/portable/test_dice.py checks it)
+BITS = (0, 0, 1) + (2,) * 2 + (3,) * 4 + (4,) * 8 + (5,) * 16 + (6,) * 32
 
 
 def roll(rng, sides):

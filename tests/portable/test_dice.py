@@ -21,6 +21,12 @@ def test_bits_for_known_sizes():
         assert got == bits, (sides, got, bits)
 
 
+def test_bits_written_out_are_bits_for_each_die_up_to_64_sides():
+    assert len(dice.BITS) == 65, len(dice.BITS)
+    for sides in range(65):
+        assert dice.BITS[sides] == dice.bits_for(sides), (sides, dice.BITS[sides])
+
+
 def test_bits_for_is_the_fewest_bits_that_cover_every_face():
     for sides in range(1, 1030):
         k = dice.bits_for(sides)

@@ -846,3 +846,13 @@ def test_a_with_no_walk_declines_the_boost_under_the_house_rule():
             assert d["last"] == "pass" and not d["boost"] and d["to_move"] == "B"
         else:
             assert d["last"] == "e2-e3" and d["boost"] and d["to_move"] == "pacman"
+
+
+def test_the_squares_pixels_written_out_are_the_boards_picture():
+    # rank 9 at the top of the 17x17 image, two pixels a square (a fence's between)
+    from boardside.modes import pacman_screens
+
+    assert len(pacman_screens.SQUARE_X) == len(pacman_screens.SQUARE_Y) == 81
+    for s in range(81):
+        assert pacman_screens.SQUARE_X[s] == 2 * (s % 9), s
+        assert pacman_screens.SQUARE_Y[s] == 2 * (8 - s // 9), s

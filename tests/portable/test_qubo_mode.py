@@ -854,3 +854,9 @@ def test_a_quiet_pass_draws_the_next_press_picture_and_every_frame_stays_as_draw
     finally:
         for name in originals:
             setattr(screens, name, originals[name])
+
+
+def test_the_strips_written_out_are_the_top_rows_of_each_palette_tile():
+    assert len(screens.STRIPS) == len(qubo.PALETTE)
+    for k in range(len(qubo.PALETTE)):
+        assert screens.STRIPS[k] == screens._strip(qubo.PALETTE[k][3]), k
