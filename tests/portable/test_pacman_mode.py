@@ -486,6 +486,32 @@ def test_the_end_shows_the_level_with_its_name():
     assert tb.state()["screen"] == "setup"
 
 
+def test_the_end_screen_blinks_its_winner_every_phase():
+    """The end screen's winner icon blinks, its colour then white: every change of
+    phase asks for a frame, so the LEDs never keep whichever phase the last frame
+    happened to catch (the chip and the simulator showed different ones)."""
+    from boardside.modes.quoridor_board import BLINK_MS
+
+    tb = Table({"pacman.lives": 1})
+    tb.act("new", players=2, layout=OPEN)
+    for move in ("e2-e3", "e3-e4-e5-e6", "B:a9-a8", "I:g9-g8", "P:c9-c8", "C:i9-i8",
+                 "e6-e7-e8", "B:a8-a7-a6", "I:g8-f8-e8"):
+        tb.act("move", move=move)
+    assert tb.state()["screen"] == "over"
+    app = tb.app
+    t = (tb.t // BLINK_MS + 1) * BLINK_MS  # a phase begins
+    app.tick(t - 5)
+    app.render(tb.canvas, t - 5)
+    colours = []
+    for k in range(4):
+        at = t + k * BLINK_MS + 5
+        assert app.tick(at), "no frame asked for at the blink's phase %d" % k
+        app.render(tb.canvas, at)
+        colours.append(tb.canvas.get(2, 0))  # the icon's top row
+    assert colours[0] == colours[2] != colours[1] == colours[3], colours
+    assert set(colours) == {GHOST_COLOURS[0], 0xFFFFFF}
+
+
 # -- house rules -------------------------------------------------------------------------
 
 def test_house_rules_are_settings_and_a_game_keeps_its_own():

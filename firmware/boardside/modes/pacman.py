@@ -333,7 +333,8 @@ class PacManMode(PacManButtons, PacManScreens, Mode):
             if self.screen == DEVICE_SCREEN and self.pending is not None:
                 shown = 2 + (now_ms - self.pending_at) // STEP_MS
             elif self.screen == OVER:
-                shown = 2 + self._scrolled(LEVELS[self.game.level], now_ms)
+                # the winner's icon blinks too (_render_over): both in what is shown
+                shown += 2 + 2 * self._scrolled(LEVELS[self.game.level], now_ms)
         elif self.screen == SETUP and self.page >= LAYOUT_PAGE:
             shown = 2 + self._scrolled(self.layout_name, now_ms)
         if shown != self._drawn:
