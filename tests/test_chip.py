@@ -123,6 +123,12 @@ def test_menu_presses_match_the_simulator(pair):
 
 def test_every_mode_opens(pair):
     chip = pair.chip
+    # the image's code is frozen and the built-ins it imports are kept in sys.modules
+    # (on_micropython.pin_builtins): opening a mode searches no file system, where
+    # each import of json or array looked in "" and /lib first (six littlefs lookups)
+    watch = chip.trace(["mp_vfs_import_stat"])
+    assert watch, "the ELF has no mp_vfs_import_stat: nothing would be counted"
+    chip.traces.clear()
     for k, mode in enumerate(MODES):
         opened = len(chip.frames)
         pair.tap("a")  # open the selected mode
@@ -135,6 +141,9 @@ def test_every_mode_opens(pair):
             assert mine == theirs, "%s %s: chip %s, simulator %s" % (mode, button, mine, theirs)
         pair.tap("menu")  # back to the menu, still on this mode
         pair.tap("right")
+    chip.trace(())
+    searches = [t for t, name in chip.traces if name == "mp_vfs_import_stat"]
+    assert searches == [], "imports looked for files at %s ms" % searches
     assert pair.mismatches == [], "frames unlike the simulator's after: %s" % pair.mismatches
     assert bad_output(chip) == []
     drawn = sum(len(v) for v in chip.entropy)

@@ -41,6 +41,8 @@ else:
         from boardside.device import on_browser as drivers
     else:
         from boardside.device import on_micropython as drivers
+        if sys.implementation.name == "micropython":  # (not the simulator's stand-ins)
+            drivers.pin_builtins()
 
 HARDWARE_FILE = "hardware.json"
 POLL_MS = 5            # longest sleep between passes; a button's edge ends it within 1 ms

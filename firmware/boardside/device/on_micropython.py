@@ -32,6 +32,8 @@ What the Device expects of a driver set:
   off flash until its close (littlefs), so a save may be written over itself
   (storage.in_place).
 
+This set alone has ``pin_builtins()``, which the device calls on MicroPython (below).
+
 Everything a main-loop pass calls (ticks, pins, poll, the strip) allocates nothing.
 """
 
@@ -53,6 +55,32 @@ except (ImportError, NameError, SyntaxError, ValueError):
     # no viper here: CPython with stand-ins (the simulator; the annotations are not
     # names there), or a MicroPython built without the native emitter
     frame_kernel = None
+
+# MicroPython looks for an "extensible" built-in module (json, array, os, time...) on
+# the filesystem at each import before it takes its own, since a file of that name
+# may extend it, and never keeps the built-in in sys.modules: on the chip that search
+# is six littlefs lookups, about 4.7 ms, each time a mode's code is imported anew
+# (bench/chip.py --openings). The firmware extends none of them: the ones it uses go
+# into sys.modules once, taken with an empty sys.path (the built-in, no search).
+BUILTINS = ("array", "binascii", "collections", "errno", "hashlib", "io", "json",
+            "machine", "os", "random", "select", "struct", "time")
+
+
+def pin_builtins(names=BUILTINS):
+    """Put the built-in modules ``names`` into sys.modules. MicroPython only (the
+    device calls it there): sys.path is empty meanwhile."""
+    path = sys.path[:]
+    del sys.path[:]
+    try:
+        for name in names:
+            if name not in sys.modules:
+                try:
+                    sys.modules[name] = __import__(name)
+                except ImportError:  # not in this build
+                    pass
+    finally:
+        sys.path.extend(path)
+
 
 ticks_ms = time.ticks_ms
 ticks_diff = time.ticks_diff
