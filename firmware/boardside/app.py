@@ -18,6 +18,11 @@ One mode is loaded at a time: opening a mode parks the others (``park``: their s
 state kept in ``parked``, their instance let go and, when the shell sets ``unload``,
 their modules too), and opening a parked mode restores it. The board's heap then
 holds the code of the game being played, not of every game played since boot.
+
+Where the shell sets ``ahead_ms`` (code that costs the heap little: frozen in the
+board's image), a menu entry the cursor has rested on that long is made ready: its
+code imported and its parked game restored (``ready``), unseen, so that A only has
+to show it. That one mode is then loaded in the menu; any other is parked first.
 """
 
 import json
@@ -145,15 +150,29 @@ class App(Secrets):
     def rest(self):
         """The menu at rest (the shell calls this at a quiet moment): the mode left
         for the menu, kept loaded in case it is opened again at once, is parked, so
-        the menu holds no mode's game, frames, code or glyphs. True if one was
-        parked."""
-        if self.current is not None or self.settings_screen is not None:
+        the menu holds no mode's game, frames, code or glyphs (but the one made
+        ready for the entry under the cursor: kept()). True if one was parked."""
+        if not self.restless():
             return False
-        if not self.instances:
-            return False
-        self.park_all()
+        self.park_all(self.kept())
         forget_images()
         return True
+
+    def kept(self):
+        """The mode the menu keeps loaded: the one ready() made ready, while the cursor
+        is still on it."""
+        keep = self.readied
+        return keep if keep is not None and keep == self.menu[self.menu_index] else None
+
+    def restless(self):
+        """rest() has a mode to park."""
+        if self.current is not None or self.settings_screen is not None:
+            return False
+        keep = self.kept()
+        for name in self.instances:
+            if name != keep:
+                return True
+        return False
 
     def open(self, name, now_ms):
         """Switch to a mode by name, or to the menu with 'menu'."""
@@ -161,6 +180,8 @@ class App(Secrets):
             self.known(name)  # an unknown name is refused before anything changes
         self.settings_screen = None
         self.prepared = None
+        self.arrived = None  # back in the menu, the cursor on the mode left: rest() parks it
+        self.readied = None
         if name == MENU_SCREEN:
             if self.current is not None:
                 self.menu_index = self.mode_names.index(self.current)
@@ -423,6 +444,8 @@ class App(Secrets):
             return
         elif button == B:
             return
+        if self.ahead_ms is not None:
+            self.arrived = now_ms  # ready() once the cursor rests here
         self.dirty = True
         self.changed = True  # the menu comes back where it was after a power cut
 
@@ -461,6 +484,10 @@ class App(Secrets):
             self.working = m.working
         else:
             self.working = False
+            if self.arrived is not None and now_ms - self.arrived >= self.ahead_ms:
+                self.arrived = None
+                if self.settings_screen is None:
+                    self.ready(self.menu[self.menu_index])
         if self.settings_screen is not None and self.settings_screen.tick(now_ms):
             self.dirty = True
         if self.dimmed or now_ms - self.last_input >= MINUTE_MS:  # (_idle's first test)
@@ -469,11 +496,39 @@ class App(Secrets):
 
     _now = 0
     working = False  # the open mode's Mode.working, as its last tick left it
+    # The shell's choice: how long, in ms, the cursor rests on a menu entry before its
+    # mode is made ready (ready()); None: never (code from .mpy files fills the heap).
+    ahead_ms = None
+    arrived = None   # when the cursor came to the entry under it (None: not by a press)
+    readied = None   # the entry ready() made ready
+
+    def ready(self, name):
+        """Make the menu entry ``name`` ready to open, showing and changing nothing: the
+        other loaded mode parked (one mode at a time), the entry's code imported and,
+        if it has a parked game, its instance made and the game restored. A then only
+        enters and draws it. A new game is not made here: what its start draws is
+        made when A shows it."""
+        self.readied = name
+        if name == SETTINGS_SCREEN:
+            self.park_all()
+            import boardside.settings_screen  # noqa: F401  (open_settings imports it)
+            return
+        self.park_all(keep=name)
+        if name in self.parked:
+            self.mode(name)
+        else:
+            registry.load(name)
 
     def after_frame(self, now_ms):
         """The frame has started on its way to the LEDs: the open mode's work ahead
-        (Mode.ahead), if it asked for some."""
-        m = self.instances.get(self.current) if self.current is not None else None
+        (Mode.ahead), if it asked for some; in the menu, a mode made ready for an
+        entry the cursor has left goes back to parked now, not when A comes."""
+        if self.current is None:
+            if self.readied is not None and self.readied != self.menu[self.menu_index]:
+                self.readied = None
+                self.park_all()
+            return
+        m = self.instances.get(self.current)
         if m is not None and m.ahead:
             m.ahead = False
             m.work_ahead(now_ms)

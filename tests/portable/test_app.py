@@ -191,3 +191,118 @@ def test_a_contact_on_a_in_the_menu_imports_the_mode_and_shows_nothing():
     assert bytes(app.canvas.buf) == before
     app.event("press", "a", 15)
     assert app.screen() == "quoridor"
+
+
+def _menu_to(app, name, now_ms):
+    while app.menu[app.menu_index] != name:
+        app.event("press", "right", now_ms)
+
+
+def test_a_cursor_at_rest_makes_its_entry_ready_and_shows_nothing():
+    """With ahead_ms set (the boardside image), the menu entry the cursor has rested
+    on that long gets its code imported and its parked game restored (App.ready):
+    nothing drawn, changed, sent or saved differently, and A only shows it."""
+    import sys
+
+    from boardside import modes as registry
+
+    app = App(Rng([4, 1, 2]), 16, 16)
+    app.ahead_ms = 200
+    app.event("press", "a", 0)           # dice
+    app.event("press", "a", 10)          # roll: 4 -> 5
+    app.tick(1000)
+    app.event("press", "menu", 1100)     # the cursor on dice, not moved there by a press
+    app.tick(1400)
+    assert app.rest() and "dice" in app.parked
+    app.tick(5000)
+    assert "dice" in app.parked and app.readied is None  # no press, no readiness
+    registry.unload("quoridor")
+    sys.modules.pop("boardside.modes.quoridor", None)
+    app.event("press", "right", 6000)    # quoridor: no game yet
+    app.render()
+    app.changed = False
+    menu = bytes(app.canvas.buf)
+    events = len(app.outbox)
+    app.tick(6199)
+    assert "boardside.modes.quoridor" not in sys.modules
+    app.tick(6200)
+    assert "boardside.modes.quoridor" in sys.modules  # its code, but no new game made
+    assert "quoridor" not in app.instances and app.readied == "quoridor"
+    app.event("press", "left", 7000)     # back to dice, whose game is parked
+    parked = app.parked["dice"]
+    app.render()
+    app.changed = False
+    dice_menu = bytes(app.canvas.buf)
+    events = len(app.outbox)
+    app.tick(7200)
+    assert "dice" in app.instances and "dice" not in app.parked
+    assert app.save()["modes"]["dice"] == parked  # the same game, saved the same
+    assert not app.dirty and not app.changed and len(app.outbox) == events
+    app.render()
+    assert bytes(app.canvas.buf) == dice_menu and dice_menu != menu
+    assert not app.rest() and "dice" in app.instances  # kept while the cursor is on it
+    loads = registry.loads()
+    app.event("press", "a", 7300)
+    assert app.screen() == "dice" and app.mode().results == [5]
+    assert registry.loads() == loads     # nothing left to import or make
+
+
+def test_moving_on_parks_the_entry_made_ready():
+    app = App(Rng([4, 1, 2]), 16, 16)
+    app.ahead_ms = 200
+    app.event("press", "a", 0)
+    app.event("press", "a", 10)
+    app.tick(1000)
+    app.event("press", "menu", 1100)
+    app.rest()
+    app.event("press", "right", 2000)
+    app.event("press", "left", 2100)     # back on dice
+    app.tick(2300)
+    assert list(app.instances) == ["dice"]
+    app.event("press", "right", 3000)    # on to quoridor: dice's game goes back to parked
+    assert app.rest() and list(app.instances) == [] and "dice" in app.parked
+    app.event("press", "left", 3500)
+    app.tick(3700)
+    assert list(app.instances) == ["dice"]
+    app.event("press", "right", 3800)
+    app.after_frame(3810)                # as soon as the menu's frame is on its way
+    assert list(app.instances) == [] and "dice" in app.parked and app.readied is None
+    app.event("press", "left", 4000)
+    app.tick(4200)
+    assert list(app.instances) == ["dice"]
+    app.event("press", "right", 5000)
+    app.tick(5200)                       # ready() itself parks the other first
+    assert list(app.instances) == [] and "dice" in app.parked
+    assert app.readied == "quoridor"
+
+
+def test_scrolling_and_the_default_make_nothing_ready():
+    """Presses that come sooner than ahead_ms (a pad held: repeats every 150 ms) make
+    nothing ready, and without ahead_ms (the shell's default) nothing ever is."""
+    app = App(Rng([4, 1, 2]), 16, 16)
+    app.ahead_ms = 200
+    t = 0
+    for _ in range(10):
+        app.event("repeat", "right", t)
+        app.tick(t + 150)
+        t += 150
+    assert app.readied is None and not app.instances
+    plain = App(Rng([]), 16, 16)
+    plain.event("press", "right", 0)
+    plain.tick(60000)
+    assert plain.readied is None and plain.arrived is None and not plain.instances
+
+
+def test_a_cursor_at_rest_on_set_imports_the_settings_screen():
+    import sys
+
+    app = App(Rng([]), 16, 16)
+    app.ahead_ms = 200
+    app.event("press", "a", 0)           # dice, left for the menu
+    app.event("press", "menu", 10)
+    sys.modules.pop("boardside.settings_screen", None)
+    app.event("press", "left", 20)       # SET, the menu's last entry
+    app.tick(220)
+    assert "boardside.settings_screen" in sys.modules and not app.instances
+    app.event("press", "a", 300)
+    assert app.screen() == "settings"

@@ -67,6 +67,10 @@ GC_THRESHOLD = 64 * 1024
 REBASE_MS = 1 << 29    # uptime (6.2 days) after which the clock starts again from 0...
 REBASE_QUIET_MS = 60000  # ...once no button has moved for this long (see rebase())
 STORAGE_NOTICE_MS = 4000  # the files cannot be written: the icon at boot stays this long
+# The cursor rests on a menu entry this long: its mode is made ready to open (App.ready:
+# code imported, parked game restored), so A only shows it. Taps that scroll the menu
+# come sooner than this (a held pad repeats every 150 ms) and make nothing ready.
+AHEAD_MS = 200
 REFRESH_QUIET_MS = 150  # frames went out in part: the whole frame again after this long
 # Free heap a mode's code from .mpy files must find to be loaded, else the device starts
 # afresh into it (make_room()). What decides is the largest free block, which Python
@@ -251,6 +255,8 @@ class Device(ButtonInput, Recovery):
         app.sealer = self.seal_now
         app.make_room = self.make_room
         app.unload = True  # the heap holds the open mode's code, not every mode's
+        if not code_in_heap():
+            app.ahead_ms = AHEAD_MS  # the entry under a resting cursor made ready
         return app
 
     def make_room(self, name, now):
@@ -263,9 +269,8 @@ class Device(ButtonInput, Recovery):
         and the restore opens it, alone, on a clean heap. Frozen
         code (the boardside image) runs from flash and never needs this."""
         start_afresh = getattr(drivers, "start_afresh", None)
-        if (start_afresh is None or not hasattr(gc, "mem_free")
-                or registry.loads() == self.loads_at_start
-                or getattr(boardside, "source", "").startswith("image")):
+        if (start_afresh is None or not code_in_heap()
+                or registry.loads() == self.loads_at_start):
             return  # (nothing loaded since the start: starting afresh would not help)
         if gc.mem_free() >= ROOM_BYTES:
             return  # room enough without a collection (a pause while the LEDs change)
@@ -395,13 +400,13 @@ class Device(ButtonInput, Recovery):
         What has been allocated is not asked of the heap: gc.mem_alloc() walks the
         whole heap on the rp2 port (8.7 ms), more than a whole idle pass. The work
         that allocates is counted instead (frames, replies, saves); an idle pass
-        allocates nothing, so with no debt there is nothing to collect."""
+        leaves no garbage, so with no debt there is nothing to collect."""
         quiet = now - self.last_frame
         if quiet < GC_QUIET_MS:
             return
         debt = self.gc_debt + GC_SAVE_DEBT * (self.persist.writes - self.gc_writes)
         if debt >= GC_DEBT or (debt > 0 and quiet >= GC_IDLE_MS):
-            if self.app.current is None and self.app.instances:
+            if self.app.current is None and self.app.instances and self.app.restless():
                 # back in the menu: the mode left goes, its state parked low in a
                 # clean heap (first-fit from the start) rather than amid garbage
                 gc.collect()
@@ -586,6 +591,13 @@ class Device(ButtonInput, Recovery):
             self.sampler.close()
             self.open_samples(None, None, self.active, self.now)
         print("boardside: stopped by Ctrl-C")
+
+
+def code_in_heap():
+    """Whether a mode's code, once imported, is in the heap: from .mpy files on
+    MicroPython (a stock image, a deployed copy), not frozen into the boardside
+    image's flash. (The simulator's heap stands in for a stock MicroPython's.)"""
+    return hasattr(gc, "mem_free") and not getattr(boardside, "source", "").startswith("image")
 
 
 def menu_held(hw):
