@@ -521,3 +521,55 @@ def test_a_save_over_itself_that_fails_half_way_keeps_the_old_file_whole(board):
     board.flash.write_hook = None
     board.advance(6000)  # the retry (storage.RETRY_MS)
     assert saved(board) == board.app.save() != old
+
+
+def test_a_save_writes_out_only_the_games_that_changed():
+    """A parked game's record body is kept from the save that first wrote it (Persist.
+    bodies): a save for a move in the menu pads no game's JSON again (most of a save's
+    time on the chip), and a game opened since is written out anew."""
+    with SimBoard(seed=3) as board:
+        board.boot()
+        for button, ms in [("a", 300), ("a", 1500), ("menu", 2500), ("right", 300),
+                           ("right", 300), ("right", 300), ("a", 300), ("a", 2500),
+                           ("a", 2500), ("menu", 2500)]:
+            board.tap(button)
+            board.advance(ms)
+        device = board.device
+        board.advance(3000)  # the menu at rest: the mode left is parked
+        parked = device.app.parked
+        assert {"dice", "qbert"} <= set(parked), list(parked)
+        bodies = device.persist.bodies
+        store = type(device.persist).write.__globals__["savefile"]
+        padded = []
+        pad = store.fixed_width
+
+        def counting(body):
+            padded.append(body)
+            return pad(body)
+
+        store.fixed_width = counting
+        try:
+            board.tap("left")  # the first save since Q*bert was parked: written out
+            board.advance(3000)
+            assert padded, "the save wrote out no game: nothing is compared below"
+            del padded[:]
+            writes = device.persist.writes
+            board.tap("right")
+            board.advance(3000)
+            assert device.persist.writes > writes  # the menu's place was written
+            assert padded == []
+            for name in parked:
+                assert bodies[name][0] is parked[name]
+            while device.app.menu[device.app.menu_index] != "dice":
+                board.tap("left")
+                board.advance(400)
+            board.tap("a")
+            board.tap("right")  # another die: dice's game changed
+            board.advance(3000)
+            assert "dice" not in device.app.parked and "dice" not in bodies
+            assert len(padded) >= 1  # dice's, written out anew
+            assert all(bodies[n][0] is device.app.parked[n] for n in bodies)
+        finally:
+            store.fixed_width = pad
+        board.power_cycle()
+        assert board.request({"cmd": "state"})["screen"] == "dice"

@@ -94,9 +94,15 @@ def seal(key, body):
     return hexlify(h.digest()[:8])
 
 
-def encode(state, version=VERSION, key=b"", hide=None):
+def encode(state, version=VERSION, key=b"", hide=None, kept=None, bodies=None):
     """The bytes of a save file holding ``state`` (a JSON-able dict), sealed with
-    ``key``; with a hiding key ``hide``, every record's body enciphered with it."""
+    ``key``; with a hiding key ``hide``, every record's body enciphered with it.
+
+    ``kept``: {game record name: its value} of values that are not changed in place
+    between saves (the app's parked games), and ``bodies`` the caller's dict that
+    keeps each one's record body, {name: (value, body)}: a game whose value is the
+    very object of the last save takes its body again instead of writing its JSON
+    out and padding it (fixed_width(): most of a save's time on the chip)."""
     if not isinstance(state, dict):
         raise TypeError("the saved state must be a dict")
     if version < RECORDS:
@@ -110,9 +116,18 @@ def encode(state, version=VERSION, key=b"", hide=None):
     n = len(parts)
     for i in range(n):
         name, value = parts[i]
-        body = json.dumps(value, separators=(",", ":")).encode()
-        if name != APP and name != SETTINGS:
-            body = fixed_width(body)  # a game's record: its length tells no value
+        body = None
+        stable = kept is not None and name in kept and kept[name] is value
+        if stable:
+            last = bodies.get(name)
+            if last is not None and last[0] is value:
+                body = last[1]
+        if body is None:
+            body = json.dumps(value, separators=(",", ":")).encode()
+            if name != APP and name != SETTINGS:
+                body = fixed_width(body)  # a game's record: its length tells no value
+            if stable:
+                bodies[name] = (value, body)
         meta = ("%s %d/%d" % (name, i + 1, n)).encode()
         sealed = seal(key, meta + body)
         tail = b"\n"

@@ -412,3 +412,31 @@ def test_damage_to_an_enciphered_record_costs_that_record_only():
     state, why, lost = savefile.recover(bad, KEY, hide=HIDE)
     assert lost == [["dice", "checksum mismatch"]] and why is None
     assert state["modes"] == {"qbert": GAMES_WITH_SECRETS["modes"]["qbert"]}
+
+
+def test_a_parked_game_unchanged_since_the_last_save_is_not_written_out_again():
+    """encode(kept=, bodies=): a game record whose value is the very object of the last
+    save takes the body made then (no JSON, no padding); the file is the same bytes as
+    one written out whole, and a value that is a new object is written out anew."""
+    game = {"results": [5, 12], "die": "d20", "secret": True}
+    state = {"screen": "menu", "menu_index": 1, "settings": {}, "modes": {"dice": game}}
+    whole = savefile.encode(state, key=b"k" * 16)
+    bodies = {}
+    kept = {"dice": game}
+    assert savefile.encode(state, key=b"k" * 16, kept=kept, bodies=bodies) == whole
+    assert bodies["dice"][0] is game
+    assert bodies["dice"][1] == savefile.fixed_width(
+        json.dumps(game, separators=(",", ":")).encode())
+    # taken as it was kept: a body put there for the same object is what is written
+    other = savefile.fixed_width(b'{"results":[6,12],"die":"d20","secret":true}')
+    bodies["dice"] = (game, other)
+    taken = savefile.encode(state, key=b"k" * 16, kept=kept, bodies=bodies)
+    assert savefile.decode(taken)["modes"]["dice"]["results"] == [6, 12]
+    # a new object of the same game (opened and parked again): written out anew
+    again = json.loads(json.dumps(game))
+    kept["dice"] = state["modes"]["dice"] = again
+    assert savefile.encode(state, key=b"k" * 16, kept=kept, bodies=bodies) == whole
+    assert bodies["dice"][0] is again
+    # a record that is not kept (a loaded mode's fresh save) is never taken from bodies
+    assert savefile.encode(state, key=b"k" * 16, kept={}, bodies={"dice": (again, other)}) \
+        == whole
