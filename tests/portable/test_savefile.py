@@ -433,10 +433,12 @@ def test_a_parked_game_unchanged_since_the_last_save_is_not_written_out_again():
     taken = savefile.encode(state, key=b"k" * 16, kept=kept, bodies=bodies)
     assert savefile.decode(taken)["modes"]["dice"]["results"] == [6, 12]
     # a new object of the same game (opened and parked again): written out anew
+    # (its keys may come in another order on MicroPython: the same file as it, whole)
     again = json.loads(json.dumps(game))
     kept["dice"] = state["modes"]["dice"] = again
-    assert savefile.encode(state, key=b"k" * 16, kept=kept, bodies=bodies) == whole
+    fresh = savefile.encode(state, key=b"k" * 16)
+    assert savefile.encode(state, key=b"k" * 16, kept=kept, bodies=bodies) == fresh
     assert bodies["dice"][0] is again
     # a record that is not kept (a loaded mode's fresh save) is never taken from bodies
     assert savefile.encode(state, key=b"k" * 16, kept={}, bodies={"dice": (again, other)}) \
-        == whole
+        == fresh
