@@ -163,7 +163,7 @@ def test_quoridor_game_over_hold_b_undoes_the_winning_move_and_does_not_start_an
 
 
 def test_pacman_device_and_game_over_hold_b_undo_without_their_press():
-    from .test_pacman_mode import OPEN, Table
+    from .test_pacman_mode import OPEN, Table, game_over
 
     tb = Table()
     tb.act("new", players=1, device="BIPC", layout=OPEN)
@@ -179,12 +179,7 @@ def test_pacman_device_and_game_over_hold_b_undo_without_their_press():
     f.press("b", 1000)                               # nothing to undo: the setup
     assert tb.state()["screen"] == "setup"
 
-    over = Table({"pacman.lives": 1})
-    over.act("new", players=2, layout=OPEN)
-    for move in ("e2-e3", "e3-e4-e5-e6", "B:a9-a8", "I:g9-g8", "P:c9-c8", "C:i9-i8",
-                 "e6-e7-e8", "B:a8-a7-a6", "I:g8-f8-e8"):
-        over.act("move", move=move)
-    assert over.state()["screen"] == "over"
+    over = game_over()
     f = _through(over)
     screens = []
     f.press("b", 1000, during=lambda t: screens.append(over.state()["screen"]))

@@ -20,6 +20,22 @@ OPEN = "pacman e2; ghosts a9 c9 g9 i9; pellets e3 a1 i1 a7; fences"
 LONG_SIGHT = "pacman e1; ghosts e9 a9 i9 a5; pellets a1 i1 a8 i8; fences"
 
 
+# From OPEN with one life: PAC-MAN eats a pellet, every ghost sees him along rank 8, and
+# INKY reaches him (test_the_end_shows_the_level_with_its_name reads it move by move).
+TO_THE_END = ("e2-e3", "e3-e4-e5-e6", "B:a9-a8", "I:g9-g8", "P:c9-c8", "C:i9-i8",
+              "e6-e7-e8", "B:a8-a7-a6", "I:g8-f8-e8")
+
+
+def game_over():
+    """A Table on the end screen: the ghosts won, PAC-MAN at level 1."""
+    tb = Table({"pacman.lives": 1})
+    tb.act("new", players=2, layout=OPEN)
+    for move in TO_THE_END:
+        tb.act("move", move=move)
+    assert tb.state()["screen"] == "over"
+    return tb
+
+
 class CountingRng(TinyRng):
     """A TinyRng that counts the draws: the device's ghosts draw, presses never do."""
 
@@ -492,12 +508,7 @@ def test_the_end_screen_blinks_its_winner_every_phase():
     happened to catch (the chip and the simulator showed different ones)."""
     from boardside.modes.quoridor_board import BLINK_MS
 
-    tb = Table({"pacman.lives": 1})
-    tb.act("new", players=2, layout=OPEN)
-    for move in ("e2-e3", "e3-e4-e5-e6", "B:a9-a8", "I:g9-g8", "P:c9-c8", "C:i9-i8",
-                 "e6-e7-e8", "B:a8-a7-a6", "I:g8-f8-e8"):
-        tb.act("move", move=move)
-    assert tb.state()["screen"] == "over"
+    tb = game_over()
     app = tb.app
     t = (tb.t // BLINK_MS + 1) * BLINK_MS  # a phase begins
     app.tick(t - 5)
