@@ -675,6 +675,8 @@ class App(Secrets):
         if screen == SETTINGS_SCREEN and data.get("opening") == screen and load:
             self.current = None
             self._make_settings_screen(now_ms)
+        if self.current is None and self.ahead_ms is not None:
+            self.arrived = now_ms  # the menu as the save left it: that entry made ready too
         self.dirty = True
 
     bad_fields = ()  # top-level fields of the last restore that did not fit

@@ -306,3 +306,24 @@ def test_a_cursor_at_rest_on_set_imports_the_settings_screen():
     assert "boardside.settings_screen" in sys.modules and not app.instances
     app.event("press", "a", 300)
     assert app.screen() == "settings"
+
+
+def test_the_entry_under_the_cursor_after_a_restore_is_made_ready():
+    """Power comes back with the menu on a game: with ahead_ms, that entry is made
+    ready once the menu has been up that long, as if the cursor had come to it."""
+    app = App(Rng([4, 1, 2]), 16, 16)
+    app.event("press", "a", 0)
+    app.event("press", "a", 10)          # dice: a roll
+    app.tick(1000)
+    app.event("press", "menu", 1100)
+    data = json.loads(json.dumps(app.save()))
+    back = App(Rng([]), 16, 16)
+    back.ahead_ms = 200
+    back.restore(data, 0)
+    assert back.screen() == "menu" and "dice" in back.parked
+    back.tick(199)
+    assert "dice" in back.parked
+    back.tick(200)
+    assert "dice" in back.instances and back.readied == "dice"
+    back.event("press", "a", 300)
+    assert back.screen() == "dice" and back.mode().results == [5]
