@@ -524,7 +524,7 @@ class App(Secrets):
         (Mode.ahead), if it asked for some; in the menu, a mode made ready for an
         entry the cursor has left goes back to parked now, not when A comes."""
         if self.current is None:
-            if self.readied is not None and self.readied != self.menu[self.menu_index]:
+            if self.readied is not None and self.kept() is None:
                 self.readied = None
                 self.park_all()
             return

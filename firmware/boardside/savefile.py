@@ -102,7 +102,8 @@ def encode(state, version=VERSION, key=b"", hide=None, kept=None, bodies=None):
     between saves (the app's parked games), and ``bodies`` the caller's dict that
     keeps each one's record body, {name: (value, body)}: a game whose value is the
     very object of the last save takes its body again instead of writing its JSON
-    out and padding it (fixed_width(): most of a save's time on the chip)."""
+    out and padding it (fixed_width(): most of a save's time on the chip); bodies
+    of games no longer kept as they were are dropped."""
     if not isinstance(state, dict):
         raise TypeError("the saved state must be a dict")
     if version < RECORDS:
@@ -117,7 +118,7 @@ def encode(state, version=VERSION, key=b"", hide=None, kept=None, bodies=None):
     for i in range(n):
         name, value = parts[i]
         body = None
-        stable = kept is not None and name in kept and kept[name] is value
+        stable = kept is not None and kept.get(name) is value
         if stable:
             last = bodies.get(name)
             if last is not None and last[0] is value:
@@ -137,6 +138,9 @@ def encode(state, version=VERSION, key=b"", hide=None, kept=None, bodies=None):
         head = "%s %d %d %08x " % (MAGIC, version, len(body), record_crc(meta, body))
         out.append(head.encode() + meta + b" " + sealed + tail)
         out.append(body)
+    if kept is not None:
+        for name in [n for n in bodies if kept.get(n) is not bodies[n][0]]:
+            del bodies[name]  # opened since, or parked anew: its old body goes
     return b"".join(out)
 
 

@@ -406,7 +406,7 @@ class Device(ButtonInput, Recovery):
             return
         debt = self.gc_debt + GC_SAVE_DEBT * (self.persist.writes - self.gc_writes)
         if debt >= GC_DEBT or (debt > 0 and quiet >= GC_IDLE_MS):
-            if self.app.current is None and self.app.instances and self.app.restless():
+            if self.app.restless():
                 # back in the menu: the mode left goes, its state parked low in a
                 # clean heap (first-fit from the start) rather than amid garbage
                 gc.collect()

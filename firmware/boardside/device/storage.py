@@ -478,12 +478,8 @@ class Persist:
                     return self.failed(OSError(5, "the keys cannot be kept in nvm"), now_ms)
                 self.key_stored = True
                 self.hide = hide
-        parked = app.parked
-        bodies = self.bodies
-        for name in [n for n in bodies if parked.get(n) is not bodies[n][0]]:
-            del bodies[name]  # opened since, or parked anew: its old body goes
         data = savefile.encode(app.save(), self.version, self.key or b"", self.hide,
-                               parked, bodies)
+                               app.parked, self.bodies)
         digest = sha256(data).digest()
         if digest == self.last:
             self.schedule.unchanged()  # a cursor that came back: nothing new to store
