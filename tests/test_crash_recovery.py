@@ -456,7 +456,7 @@ def test_a_memory_error_restoring_the_save_keeps_every_game(board, monkeypatch):
         app, event = restore()[:2]
         assert event is True or event["restored"] is True, event
         assert app.screen() == "menu" and app.instances == {}
-        assert app.parked["dice"]["count"] == 3
+        assert json.loads(app.parked["dice"])["count"] == 3
         apps.append(app)
     assert not [p for p in os.listdir(board.flash.real(".")) if p.startswith("state.bad")]
     monkeypatch.setattr(registry, "load", load)

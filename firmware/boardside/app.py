@@ -15,9 +15,11 @@ After ``device.idle_dim_min`` minutes without input the app asks for a dimmed pa
 it. Never while the mode is ``busy`` (a clock runs, an animation plays).
 
 One mode is loaded at a time: opening a mode parks the others (``park``: their saved
-state kept in ``parked``, their instance let go and, when the shell sets ``unload``,
-their modules too), and opening a parked mode restores it. The board's heap then
-holds the code of the game being played, not of every game played since boot.
+state kept in ``parked`` as the body of its save record, bytes, their instance let go
+and, when the shell sets ``unload``, their modules too), and opening a parked mode
+restores it. The board's heap then holds the code of the game being played, not of
+every game played since boot, and a parked game takes a few hundred bytes: its
+record as the save file holds it, not the lists and dicts of its state.
 
 Where the shell sets ``ahead_ms`` (code that costs the heap little: frozen in the
 board's image), a menu entry the cursor has rested on that long is made ready: its
@@ -35,6 +37,7 @@ from boardside.events import (A, B, BUTTONS, DOWN, LEFT, MENU, PAD, PRESS, RELEA
                               RIGHT, UP)
 from boardside.app_secrets import Secrets
 from boardside.mode import Context, Draws, ModeError
+from boardside.savefile import game_body
 
 MENU_SCREEN = "menu"
 SETTINGS_SCREEN = "settings"  # the menu's last entry
@@ -73,7 +76,7 @@ class App(Secrets):
         self.last_input = 0        # when the last press, shake or request came
         self.swallowed = 0         # bit per button: the press that woke the panel
         self.instances = {}        # modes loaded, by name (normally just the open one)
-        self.parked = {}           # modes with a game but not loaded: their saved state
+        self.parked = {}           # modes with a game but not loaded: its record body
         self.unload = False        # the shell's choice: let go of a parked mode's modules
         self.current = None        # name of the active mode, None while in the menu
         self.menu_index = 0
@@ -118,9 +121,9 @@ class App(Secrets):
             self.known(name)
             m = registry.load(name)(self.ctx)
             self.instances[name] = m
-            state = self.parked.pop(name, None)
-            if state is not None:
-                m.restore(state)  # its own save() made it: it fits
+            body = self.parked.pop(name, None)
+            if body is not None:
+                m.restore(json.loads(body))  # its own save() made it: it fits
         return m
 
     def known(self, name):
@@ -132,13 +135,14 @@ class App(Secrets):
         return name in self.instances or name in self.parked
 
     def park(self, name):
-        """Keep a loaded mode's game as saved state and let go of the mode (and its
-        modules, when ``unload`` is set). The state goes through JSON as on flash,
-        so restore() sees exactly what it would after a power cut."""
+        """Keep a loaded mode's game as its save record's body and let go of the mode
+        (and its modules, when ``unload`` is set). The body is the JSON the save file
+        holds, so restore() sees exactly what it would after a power cut, and a save
+        takes it as it is."""
         m = self.instances.pop(name, None)
         if m is None:
             return
-        self.parked[name] = json.loads(json.dumps(m.save()))
+        self.parked[name] = game_body(m.save())
         if self.unload:
             registry.unload(name)
 
@@ -586,14 +590,16 @@ class App(Secrets):
         return d
 
     # -- persistence -----------------------------------------------------------
-    def save(self):
-        """Everything needed to come back after a power cut."""
+    def save(self, bodies=False):
+        """Everything needed to come back after a power cut. ``bodies``: parked games
+        as their record bodies (bytes, as savefile.encode() takes them) instead of
+        read back into values."""
         data = {"screen": self.screen(), "menu_index": self.menu_index,
                 "settings": self.ctx.settings, "modes": {}}
         if self.opening is not None:
             data["screen"] = data["opening"] = self.opening  # (the settings screen too)
-        for name, state in self.parked.items():
-            data["modes"][name] = state
+        for name, body in self.parked.items():
+            data["modes"][name] = body if bodies else json.loads(body)
         for name, m in self.instances.items():
             data["modes"][name] = m.save()
         return data
@@ -640,7 +646,7 @@ class App(Secrets):
         for name in order:
             state = data["modes"][name]
             if name in self.mode_names and name != screen and (fresh or not load):
-                self.parked[name] = state
+                self.parked[name] = game_body(state)
                 continue
             if name in self.mode_names:
                 try:
@@ -657,7 +663,7 @@ class App(Secrets):
                         registry.unload(name)
                     if name == screen:
                         raise
-                    self.parked[name] = state
+                    self.parked[name] = game_body(state)
                     continue
                 if unverified:
                     self.mode(name).unverified(unverified)

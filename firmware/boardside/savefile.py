@@ -94,19 +94,18 @@ def seal(key, body):
     return hexlify(h.digest()[:8])
 
 
-def encode(state, version=VERSION, key=b"", hide=None, kept=None, bodies=None):
+def encode(state, version=VERSION, key=b"", hide=None):
     """The bytes of a save file holding ``state`` (a JSON-able dict), sealed with
     ``key``; with a hiding key ``hide``, every record's body enciphered with it.
 
-    ``kept``: {game record name: its value} of values that are not changed in place
-    between saves (the app's parked games), and ``bodies`` the caller's dict that
-    keeps each one's record body, {name: (value, body)}: a game whose value is the
-    very object of the last save takes its body again instead of writing its JSON
-    out and padding it (fixed_width(): most of a save's time on the chip); bodies
-    of games no longer kept as they were are dropped."""
+    A game (a value in ``state["modes"]``) may also be given as bytes: its record
+    body as ``game_body()`` wrote it (the app's parked games are kept so), taken as
+    it is instead of written out and padded again (most of a save's time on the
+    chip)."""
     if not isinstance(state, dict):
         raise TypeError("the saved state must be a dict")
     if version < RECORDS:
+        state = _read_bodies(state)
         body = json.dumps(state, separators=(",", ":")).encode()
         head = "%s %d %d %08x" % (MAGIC, version, len(body), crc32(body))
         if version >= 2:
@@ -117,18 +116,12 @@ def encode(state, version=VERSION, key=b"", hide=None, kept=None, bodies=None):
     n = len(parts)
     for i in range(n):
         name, value = parts[i]
-        body = None
-        stable = kept is not None and kept.get(name) is value
-        if stable:
-            last = bodies.get(name)
-            if last is not None and last[0] is value:
-                body = last[1]
-        if body is None:
+        if name == APP or name == SETTINGS:
             body = json.dumps(value, separators=(",", ":")).encode()
-            if name != APP and name != SETTINGS:
-                body = fixed_width(body)  # a game's record: its length tells no value
-            if stable:
-                bodies[name] = (value, body)
+        elif isinstance(value, bytes):
+            body = value
+        else:
+            body = game_body(value)
         meta = ("%s %d/%d" % (name, i + 1, n)).encode()
         sealed = seal(key, meta + body)
         tail = b"\n"
@@ -138,10 +131,23 @@ def encode(state, version=VERSION, key=b"", hide=None, kept=None, bodies=None):
         head = "%s %d %d %08x " % (MAGIC, version, len(body), record_crc(meta, body))
         out.append(head.encode() + meta + b" " + sealed + tail)
         out.append(body)
-    if kept is not None:
-        for name in [n for n in bodies if kept.get(n) is not bodies[n][0]]:
-            del bodies[name]  # opened since, or parked anew: its old body goes
     return b"".join(out)
+
+
+def game_body(value):
+    """A game's record body: its compact JSON, every number padded (fixed_width(): the
+    record's length tells no value). Still JSON: json.loads() reads the game back."""
+    return fixed_width(json.dumps(value, separators=(",", ":")).encode())
+
+
+def _read_bodies(state):
+    # the one-body formats (1, 2) hold games as JSON values, not as record bodies
+    modes = state.get("modes")
+    if not isinstance(modes, dict) or not any(isinstance(v, bytes) for v in modes.values()):
+        return state
+    state = dict(state)
+    state["modes"] = {n: json.loads(v) if isinstance(v, bytes) else v for n, v in modes.items()}
+    return state
 
 
 SMALL = 3   # width of a number of up to 3 characters (-99 to 999: rolls, faces, counts)

@@ -102,7 +102,7 @@ def test_a_parked_mode_hears_its_own_setting_change():
     app.event("press", "menu", 4000)
     app.open("dice", 4010)
     assert "qbert" in app.parked
-    entries = len(app.parked["qbert"]["match"]["log"])
+    entries = len(json.loads(app.parked["qbert"])["match"]["log"])
     app.change_setting("qbert.out_rule", "lose_turn", 4020)
     assert "qbert" in app.instances and "qbert" not in app.parked
     assert len(app.mode("qbert").match.log) == entries + 1
@@ -236,7 +236,7 @@ def test_a_cursor_at_rest_makes_its_entry_ready_and_shows_nothing():
     events = len(app.outbox)
     app.tick(7200)
     assert "dice" in app.instances and "dice" not in app.parked
-    assert app.save()["modes"]["dice"] == parked  # the same game, saved the same
+    assert app.save()["modes"]["dice"] == json.loads(parked)  # the same game, saved the same
     assert not app.dirty and not app.changed and len(app.outbox) == events
     app.render()
     assert bytes(app.canvas.buf) == dice_menu and dice_menu != menu

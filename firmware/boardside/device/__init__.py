@@ -222,7 +222,7 @@ class Device(ButtonInput, Recovery):
         if self.persist.flush(self.app, now) is not None:
             return False  # the flash refuses: not now
         # through the save file's bytes, exactly as a power cut would bring it back
-        data = savefile.decode(savefile.encode(self.app.save()))
+        data = savefile.decode(savefile.encode(self.app.save(bodies=True)))
         app = self.new_app()
         app.restore(data, 0)
         app.changed = False

@@ -338,10 +338,6 @@ class Persist:
         # SHA-256 of the save file's bytes as on flash (written or restored): the bytes
         # themselves stay on flash, not in the heap (a few KB with every game parked)
         self.last = None
-        # each parked game's record body as the last write made it, {name: (its parked
-        # state, body)}: written again as it is while the game stays parked, instead of
-        # padded number by number in every save (a few KB of heap for tens of ms a save)
-        self.bodies = {}
         self.why = None       # why the restored bytes could not be vouched for
         self.writes = 0
         self.failures = 0     # writes that failed in a row
@@ -478,8 +474,9 @@ class Persist:
                     return self.failed(OSError(5, "the keys cannot be kept in nvm"), now_ms)
                 self.key_stored = True
                 self.hide = hide
-        data = savefile.encode(app.save(), self.version, self.key or b"", self.hide,
-                               app.parked, self.bodies)
+        # parked games as their record bodies: not written out and padded again
+        data = savefile.encode(app.save(bodies=True), self.version, self.key or b"",
+                               self.hide)
         digest = sha256(data).digest()
         if digest == self.last:
             self.schedule.unchanged()  # a cursor that came back: nothing new to store
