@@ -114,3 +114,26 @@ def test_restore_refuses_bad_state():
         except ValueError:
             continue
         raise AssertionError("restored %r" % (bad,))
+
+
+def test_a_plain_roll_acts_on_its_press_and_awaits_no_release():
+    """Not secret, A rolls on its press and its release does nothing, so the app is
+    not waiting for that release (App.awaiting_release(): the shell keeps the save
+    back for the frame of a release that acts). A secret roll's A acts when let go:
+    then it is."""
+    from boardside.app import App
+
+    app = App(Rng([3] * 40), 16, 16)
+    app.open("dice", 0)
+    m = app.mode()
+    app.event("press", "a", 100)
+    assert m.rolls == 1 and not app.awaiting_release()
+    app.sealed(app.secret_seq)  # as the device's write would
+    app.event("release", "a", 160)
+    assert m.rolls == 1
+    app.tick(100 + ROLL_MS)
+    m.command("choose", {"secret": True}, 1000)
+    app.event("press", "a", 1100)
+    assert app.awaiting_release() and m.rolls == 1
+    app.event("release", "a", 1160)
+    assert m.rolls == 2 and not app.awaiting_release()

@@ -15,7 +15,7 @@ cyan for all to see and is kept with its time (``reads``).
 from boardside import dice, font
 from boardside.canvas import CYAN, DIM, GREY, ORANGE, RED, WHITE, YELLOW, scale, text_width
 from boardside.events import A, B, DOWN, LEFT, PRESS, REPEAT, RIGHT, UP
-from boardside.mode import HELD, LET_GO, PRESSED, TAPPED, Mode, ModeError
+from boardside.mode import HELD, LET_GO, TAPPED, Mode, ModeError
 from boardside.settings import need_bool, need_int, table_of
 
 ROLL_MS = 600      # the tumble before the result shows
@@ -119,13 +119,16 @@ class DiceMode(Mode):
         if button == A:
             # secret: a tap rolls, holding A shows the result (a hold with nothing to
             # show rolls when let go, as a tap); it acts when let go or held, never on
-            # its press (Mode.tap_or_hold). Not secret: A rolls on its press.
-            what = self.tap_or_hold(kind, button)
-            if what == PRESSED and not self.secret:
-                self.roll(now_ms)
-                return True
+            # its press (Mode.tap_or_hold). Not secret: A rolls on its press and its
+            # release does nothing, so it is not tracked as a tap that may yet become
+            # a hold (the shell would hold the save for that release's frame).
             if not self.secret:
+                self._down = None
+                if kind == PRESS:
+                    self.roll(now_ms)
+                    return True
                 return False
+            what = self.tap_or_hold(kind, button)
             if what == HELD and self.results:
                 self.peeking = True
                 return True
