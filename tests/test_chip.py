@@ -169,6 +169,26 @@ def test_settings_screen_opens(pair):
     assert pair.mismatches == [], "frames unlike the simulator's after: %s" % pair.mismatches
 
 
+def test_an_idle_menu_allocates_nothing_on_the_image(pair):
+    """The image keeps Python frames on a stack of its own (MICROPY_ENABLE_PYSTACK,
+    boards/BOARDSIDE_PICO/mpconfigboard.h): a call takes no frame from the heap, so
+    the main loop at rest allocates nothing and its allocations start no collection
+    (with frames from the heap: three allocations a pass, a collection about every
+    second in an idle menu)."""
+    chip = pair.chip
+    pair.settle(3000)  # the quiet collection after the last frame is behind
+    watch = chip.trace(["gc_alloc"])
+    assert watch, "the ELF has no gc_alloc: nothing would be counted"
+    chip.traces.clear()
+    passes, gcs = chip.pass_calls, len(chip.gcs)
+    pair.settle(2000)
+    chip.trace(())
+    allocs = [t for t, name in chip.traces if name == "gc_alloc"]
+    assert chip.pass_calls - passes > 100, "the main loop did not run: nothing was counted"
+    assert allocs == [], "%d allocations in 2 s of an idle menu" % len(allocs)
+    assert len(chip.gcs) == gcs
+
+
 def test_heap_and_gc_read_from_the_chip_agree_with_micropython():
     """The heap read from RAM is gc.mem_free()/gc.mem_alloc() to the byte, and the
     gc_collect() run timed on the core is the one the chip's own clock times."""

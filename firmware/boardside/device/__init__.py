@@ -61,9 +61,15 @@ GC_IDLE_MS = 2000      # ...or any debt at all once nothing has been drawn for t
 # large block (first-fit allocates from the start; on the chip the largest free
 # block went from 58-69 KB to 140 KB). The quiet collections above come first in
 # ordinary play (GC_DEBT 8, not 24, so they do); this one catches a long animation
-# or search. At 40-48 KB it also ran inside Dice's presses and the openings of
-# Dice and PAC-MAN (bench/chip.py --breakdown); at 64 KB in none of those.
-GC_THRESHOLD = 64 * 1024
+# or search. Where a call's frame comes from the heap (a MicroPython without a Python
+# stack: the stock image), frames count too: at 40-48 KB it also ran inside Dice's
+# presses and the openings of Dice and PAC-MAN (bench/chip.py --breakdown), at 64 KB
+# in none of those. The boardside image keeps frames on a Python stack of its own
+# (boards/BOARDSIDE_PICO/mpconfigboard.h), so only what stays counts: at 64 KB
+# garbage then spread further between collections and the largest free block fell
+# to 115 KB; at 40 KB it is 136 KB.
+GC_THRESHOLD = 40 * 1024
+GC_THRESHOLD_FRAMES_ON_HEAP = 64 * 1024
 REBASE_MS = 1 << 29    # uptime (6.2 days) after which the clock starts again from 0...
 REBASE_QUIET_MS = 60000  # ...once no button has moved for this long (see rebase())
 STORAGE_NOTICE_MS = 4000  # the files cannot be written: the icon at boot stays this long
@@ -622,6 +628,18 @@ def hardware_text(path):
     return boardside_image.HARDWARE
 
 
+def gc_threshold():
+    """The heap's own collection's threshold: lower where Python frames are not
+    allocated from the heap (micropython.pystack_use() exists only then)."""
+    try:
+        import micropython
+    except ImportError:
+        return GC_THRESHOLD_FRAMES_ON_HEAP
+    if hasattr(micropython, "pystack_use"):
+        return GC_THRESHOLD
+    return GC_THRESHOLD_FRAMES_ON_HEAP
+
+
 def main(path=HARDWARE_FILE):
     text = hardware_text(path)
     if text is None:
@@ -639,7 +657,7 @@ def main(path=HARDWARE_FILE):
     global current
     gc.collect()
     if hasattr(gc, "threshold"):  # (MicroPython's; not CircuitPython's or CPython's)
-        gc.threshold(GC_THRESHOLD)
+        gc.threshold(gc_threshold())
     device = current = Device(hw)
     device.run()
     return device
