@@ -111,7 +111,8 @@ DETAIL = ("str_count", "time_ticks_us", "time_sleep_us", "mp_seq_cmp_bytes", "gc
           "mp_hal_stdout_tx_strn")
 # (name, button, hold ms, settle ms): presses of the evening, from the menu
 PRESSES = (
-    ("menu: the next entry", "right", 60, 300),
+    ("menu: the next entry", "right", 60, 300),   # (the menu starts on Dice)
+    ("menu: back to Dice", "left", 60, 300),
     ("menu: A opens Dice", "a", 60, 400),
     ("dice: the next die", "right", 60, 300),
     ("dice: two dice", "up", 60, 300),
