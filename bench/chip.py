@@ -2,7 +2,7 @@
 
     python bench/chip.py [--evenings N] [--json PATH]
     python bench/chip.py --breakdown    # where one press's time goes, stage by stage
-    python bench/chip.py --census       # the menu's live heap by type, boot and evening
+    python bench/chip.py --census       # the menu's live heap by type and owner, boot and evening
     python bench/chip.py --openings [--evenings N]   # each opening of the evening, traced
 
 Plays the scripted evening of tests/chip/evening.py (every mode and the settings
@@ -311,16 +311,21 @@ def openings(evenings):
 
 
 def census():
-    """Where the menu's live heap goes, by type: after boot, and after an evening of
-    every mode (each read right after the menu's collection at rest)."""
+    """Where the menu's live heap goes: by type, then by owner (the module that holds
+    it, or an object made at run time: tests/chip/heapmap.py) and what it is, then the
+    largest allocations; after boot and after an evening of every mode (each read
+    right after the menu's collection at rest)."""
     chip = rig.ChipBoard("BOARDSIDE_PICO")
     try:
         chip.boot()
         night = evening.Evening(chip, log=lambda s: None)
         night.menu_collection(0)
         booted = chip.census()
+        booted_map = chip.heap_map()
         night.play()
+        night.menu_collection(chip.now_ms)
         played = chip.census()
+        played_map = chip.heap_map()
     finally:
         chip.close()
     print("the menu's heap after a collection, bytes (allocations): after boot, after "
@@ -331,7 +336,30 @@ def census():
     print("%-28s %7d        %7d        %+7d" % (
         "total", sum(v[0] for v in booted.values()), sum(v[0] for v in played.values()),
         sum(v[0] for v in played.values()) - sum(v[0] for v in booted.values())))
+    owners(booted_map, played_map)
     return 0
+
+
+def owners(booted, played):
+    """The two heap maps by owner, each owner's largest parts named, and the largest
+    allocations."""
+    before, after = booted.summary(), played.summary()
+
+    def total(d):
+        return sum(v[0] for v in d.values())
+
+    print("\nby owner, bytes: after boot, after an evening, the difference; its largest "
+          "parts after the evening, bytes/allocations")
+    for owner in sorted(set(before) | set(after),
+                        key=lambda o: -max(total(after.get(o, {})), total(before.get(o, {})))):
+        b, p = total(before.get(owner, {})), total(after.get(owner, {}))
+        parts = sorted((after.get(owner) or before[owner]).items(), key=lambda kv: -kv[1][0])
+        print("%-38s %6d %6d %+6d  %s" % (owner[:38], b, p, p - b, ", ".join(
+            "%s %d/%d" % (n, v[0], v[1]) for n, v in parts[:4])))
+    for label, m in (("after boot", booted), ("after an evening", played)):
+        print("\nthe largest allocations %s: bytes, what, owner" % label)
+        for size, block in sorted(((v, k) for k, v in m.heap.size.items()), reverse=True)[:16]:
+            print("%6d  %-34s %s" % (size, m.name[block][:34], m.owner[block]))
 
 
 def main(argv):

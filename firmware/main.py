@@ -66,4 +66,7 @@ boardside.source = _source
 
 import boardside.device  # noqa: E402
 
+# The rp2 port's _boot.py leaves its rp2 here: the PIO assembler, Python, 1.3 KB of
+# heap the device needs only while it imports (device/__init__.py)
+globals().pop("rp2", None)
 boardside.device.main()

@@ -11,6 +11,7 @@ LEDs), with no flash write on the way. The goal for the whole press is 20 ms
 (docs/performance.md): what is left after this part is the Python budget.
 """
 
+import random
 import types
 
 import pytest
@@ -455,3 +456,34 @@ def test_a_modes_work_ahead_runs_once_after_its_frame_has_started(board):
     assert mode.ahead is False
     board.tap("up", hold_ms=60, gap_ms=300)
     assert len(calls) == 1, "a press that did not ask for it has none"
+
+
+def test_the_native_change_finder_cuts_the_frame_where_the_blocks_do(board):
+    # leds.PioStrip on the chip finds the last changed word by viper_frame.last_change
+    # (no views in the heap); the simulator's strip compares its memoryview blocks.
+    # Both must send the same part of a frame.
+    strip = board.device.strip
+    assert strip.blocks is not None and strip.last_change is None
+
+    def last_change(new, old, words):  # viper_frame.last_change, in Python
+        for k in range(words - 1, -1, -1):
+            if new[4 * k:4 * k + 4] != old[4 * k:4 * k + 4]:
+                return k + 1
+        return 0
+
+    native = object.__new__(type(strip))
+    native.buf, native.wire = strip.buf, strip.wire
+    native.known, native.blocks, native.last_change = True, None, last_change
+    strip.known = True
+    rng = random.Random(7)
+    n = len(strip.buf)
+    counts = set()
+    for trial in range(300):
+        strip.wire[:] = bytes(rng.getrandbits(8) for _ in range(n))
+        strip.buf[:] = strip.wire
+        for _ in range(rng.choice((0, 1, 1, 2, 5))):
+            k = rng.randrange(n)
+            strip.buf[k] ^= 1 << rng.randrange(8)
+        counts.add(strip.changed_bytes())
+        assert native.changed_bytes() == strip.changed_bytes()
+    assert 0 in counts and len(counts) > 10

@@ -77,6 +77,7 @@ class App(Secrets):
         self.swallowed = 0         # bit per button: the press that woke the panel
         self.instances = {}        # modes loaded, by name (normally just the open one)
         self.parked = {}           # modes with a game but not loaded: its record body
+        self.visited = False       # the settings screen was open since the last rest()
         self.unload = False        # the shell's choice: let go of a parked mode's modules
         self.current = None        # name of the active mode, None while in the menu
         self.menu_index = 0
@@ -87,7 +88,7 @@ class App(Secrets):
         self.log_reader = None     # the shell's log: function(max_chars) -> str
         # buttons pressed over the serial protocol: no contact chatter, no spikes, so
         # no debounce and no minimum press
-        self.virtual = ButtonSet(BUTTONS, PAD, debounce_ms=0, min_press_ms=0)
+        self._virtual = None       # the protocol's buttons: made at the first such press
         self.virtual_held = 0      # bit per virtual button pressed and not released
         # Draws and secrets (docs/persistence.md): every draw from ctx.rng, and a
         # mode's new_secret(), bump secret_seq; the persistence layer calls sealed()
@@ -155,11 +156,15 @@ class App(Secrets):
         """The menu at rest (the shell calls this at a quiet moment): the mode left
         for the menu, kept loaded in case it is opened again at once, is parked, so
         the menu holds no mode's game, frames, code or glyphs (but the one made
-        ready for the entry under the cursor: kept()). True if one was parked."""
+        ready for the entry under the cursor: kept()), nor the settings tables of
+        modes whose code went (also after the settings screen). True if anything
+        was let go."""
         if not self.restless():
             return False
         self.park_all(self.kept())
+        self.visited = False
         forget_images()
+        settings_registry.forget_tables([n for n in self.mode_names if registry.loaded(n)])
         return True
 
     def kept(self):
@@ -169,9 +174,12 @@ class App(Secrets):
         return keep if keep is not None and keep == self.menu[self.menu_index] else None
 
     def restless(self):
-        """rest() has a mode to park."""
+        """rest() has something to let go: a mode to park, or the settings tables the
+        settings screen made."""
         if self.current is not None or self.settings_screen is not None:
             return False
+        if self.visited:
+            return True
         keep = self.kept()
         for name in self.instances:
             if name != keep:
@@ -226,6 +234,7 @@ class App(Secrets):
         # imported when first opened, like a mode: RAM only for what is used
         from boardside.settings_screen import SettingsScreen
         self.settings_screen = SettingsScreen(self, now_ms)
+        self.visited = True
 
     # -- settings ----------------------------------------------------------------
     def setting_value(self, key):
@@ -452,6 +461,14 @@ class App(Secrets):
             self.arrived = now_ms  # ready() once the cursor rests here
         self.dirty = True
         self.changed = True  # the menu comes back where it was after a power cut
+
+    @property
+    def virtual(self):
+        """The buttons pressed over the protocol (a ButtonSet, 0.7 KB on the chip):
+        made when the first is pressed, as most evenings press none."""
+        if self._virtual is None:
+            self._virtual = ButtonSet(BUTTONS, PAD, debounce_ms=0, min_press_ms=0)
+        return self._virtual
 
     def press(self, button, now_ms):
         """A button pressed over the protocol (held until release)."""

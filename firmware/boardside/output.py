@@ -65,10 +65,9 @@ class FrameOutput:
         self.table = index_table
         self.offsets = ORDER_OFFSETS[hw.color_order]
         # The device's native code for the per-byte work, (map_frame, scale_frame)
-        # (device/viper_frame.py): the source byte of every LED byte, then
-        # out[j] = lut[src[perm[j]]] and the drive sum in one pass.
+        # (device/viper_frame.py): write_plain's loop over the index table, and the
+        # drive sum, in one pass.
         self.kernel = kernel
-        self.perm = led_order(index_table, self.offsets) if kernel is not None else None
         # the blit path (see the module notes); None: the plain loop
         self.fast = (_Blitter(index_table, self.offsets)
                      if fast and framebuf and kernel is None else None)
@@ -131,8 +130,9 @@ class FrameOutput:
     def write_kernel(self, canvas, out):
         """write() by the device's native code: the same bytes as write_plain()."""
         map_frame, scale_frame = self.kernel
-        n = len(self.perm)
-        total = map_frame(canvas.buf, out, self.lut, self.perm, n)
+        o0, o1, o2 = self.offsets
+        total = map_frame(canvas.buf, out, self.lut, self.table, len(self.table), o0, o1, o2)
+        n = 3 * len(self.table)
         scale = 256
         if total > self.max_drive_sum:
             scale = self.max_drive_sum * 256 // total

@@ -26,8 +26,9 @@ class LineReader:
     """Assembles bytes into lines in a fixed buffer; remembers overflow so an
     over-long line yields one error instead of fragments parsed as requests."""
 
-    def __init__(self, limit=MAX_LINE):
-        self.buf = bytearray(limit)
+    def __init__(self, limit=MAX_LINE, buf=None):
+        # buf: limit bytes to use (a writable buffer) instead of a new bytearray
+        self.buf = bytearray(limit) if buf is None else buf
         self.n = 0
         self.overflow = False
 

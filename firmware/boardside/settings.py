@@ -248,6 +248,13 @@ def table_of(prefix):
 _tables = {}
 
 
+def forget_tables(keep=()):
+    """Let the modes' tables go but those of ``keep`` (the menu at rest: a mode whose
+    code is still imported keeps its class's table); table_of() makes them again."""
+    for prefix in [p for p in _tables if p not in keep]:
+        del _tables[prefix]
+
+
 def make(spec):
     """A description from one entry of ``house_rules.TABLES``."""
     kind = spec[0]

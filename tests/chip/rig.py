@@ -372,6 +372,14 @@ class ChipBoard:
             i += n
         return found
 
+    def heap_map(self):
+        """Every live allocation named and given the module that holds it
+        (heapmap.HeapMap): call right after a collection."""
+        import heapmap
+        self.heap()
+        return heapmap.HeapMap(self.read, self.syms, self._heap_area,
+                               self.elf[:-len("elf")] + "bin")
+
     def fail_alloc(self, after=1):
         """Make the ``after``-th m_malloc() call from now fail as a full heap does:
         it goes to m_malloc_fail(), which raises MemoryError in whatever Python code

@@ -68,12 +68,14 @@ def test_brightness_scales_output():
 # (the wiring table, the limiter, the drive sum) must give write_plain's bytes. The
 # native code itself is compared with the simulator's bytes on the chip
 # (tests/test_chip.py: every frame the chip shows against the simulator's).
-def map_frame(src, out, lut, perm, n):
+def map_frame(src, out, lut, table, leds, o0, o1, o2):
     total = 0
-    for j in range(n):
-        v = lut[src[perm[j]]]
-        out[j] = v
-        total += v
+    for k in range(leds):
+        j = table[k] * 3
+        for i, o in ((0, o0), (1, o1), (2, o2)):
+            v = lut[src[3 * k + i]]
+            out[j + o] = v
+            total += v
     return total
 
 

@@ -50,6 +50,17 @@ def test_too_long_lines():
     assert r["ok"] is False and "too long" in r["error"]
 
 
+def test_a_line_reader_in_a_borrowed_buffer_reads_the_same_lines():
+    # on the chip the reader's buffer is part of the button sampler's (device/sampler.py)
+    beside = bytearray(b"#" * 20)
+    reader = protocol.LineReader(8, buf=memoryview(beside)[6:14])
+    out = [reader.feed(b) for b in b"0123456789abc\n"]
+    assert out[-1] is protocol.TOO_LONG
+    out = [reader.feed(b) for b in b"1234567\r\nok\n"]
+    assert out[8] == b"1234567" and out[-1] == b"ok"
+    assert beside[:6] == b"######" and beside[14:] == b"######"  # nothing written beside it
+
+
 def test_buttons_and_state_and_frame():
     app = instant_flash(App(Rng(), 16, 16))
     assert ask(app, {"cmd": "tap", "button": "a"})["ok"]

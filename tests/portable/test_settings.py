@@ -265,3 +265,19 @@ def test_a_text_settings_parser_is_imported_when_first_used():
     faces = settings.find(settings.table_of("qbert"), "faces")
     raises(ModeError, faces.check, "coily,nobody", "qbert.faces")
     assert faces.check("coily,ugg", "qbert.faces") == "coily,ugg"
+
+
+def test_forgetting_the_tables_keeps_those_of_modes_still_imported():
+    # the menu at rest (App.rest) lets go of the tables of modes whose code went; a
+    # mode still imported keeps its class's table, the one table_of() gives
+    before = dict(settings._tables)
+    kept, gone = settings.table_of("qbert"), settings.table_of("pacman")
+    try:
+        settings.forget_tables(keep=["qbert"])
+        assert settings.table_of("qbert") is kept
+        again = settings.table_of("pacman")
+        assert again is not gone and [s.name for s in again] == [s.name for s in gone]
+    finally:  # a mode class imported by another test holds the table it was given
+        settings._tables.clear()
+        settings._tables.update(before)
+        settings._tables.setdefault("pacman", gone)

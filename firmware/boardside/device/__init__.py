@@ -43,6 +43,9 @@ else:
         from boardside.device import on_micropython as drivers
         if sys.implementation.name == "micropython":  # (not the simulator's stand-ins)
             drivers.pin_builtins()
+            # rp2's PIO assembler (Python, 1.3 KB of heap) made the programs of leds
+            # and sampler as they were imported; they keep the C classes they use
+            sys.modules.pop("rp2", None)
 
 HARDWARE_FILE = "hardware.json"
 POLL_MS = 5            # longest sleep between passes; a button's edge ends it within 1 ms
@@ -126,8 +129,9 @@ class Device(ButtonInput, Recovery):
         # Without pin interrupts (CircuitPython) wait() reads the pins every millisecond
         # and sets edge and moved itself (poll_edges).
         self.edge_irqs = True
-        for i in range(len(self.pins)):
-            if not drivers.watch_edges(self.pins[i], self._edge_handler(1 << i)):
+        on_edge = self.on_edge
+        for pin in self.pins:
+            if not drivers.watch_edges(pin, on_edge):
                 self.edge_irqs = False
         self.strip = drivers.open_strip(hw.led_pin, hw.led_count, hw.color_order)
         self.output = output.FrameOutput(hw, gridmap.build(hw),
@@ -198,7 +202,9 @@ class Device(ButtonInput, Recovery):
         # a mode's code imported): with frozen code only, since from .mpy files the
         # code must wait for make_room(), which may start the device afresh.
         self.look_ahead = getattr(boardside, "source", "").startswith("image")
-        self.reader = protocol.LineReader()
+        spare = getattr(self.sampler, "spare", None)
+        self.reader = protocol.LineReader(
+            buf=spare(protocol.MAX_LINE) if spare is not None else None)
         self.answering = False  # a request line ended and has no reply yet
         self.byte = bytearray(1)
         self.serial_poll, self.stdin = drivers.open_serial()

@@ -71,6 +71,12 @@ if rp2 is not None and hasattr(rp2, "DMA"):
 else:
     _ws2812 = None
 
+# The C classes, kept apart from the rp2 module: its Python is the PIO assembler (1.3 KB
+# of heap), let go once the programs are made (device/__init__.py)
+DMA = getattr(rp2, "DMA", None)
+StateMachine = getattr(rp2, "StateMachine", None)
+del rp2
+
 
 def tx_dreq(sm_id):
     """The DMA transfer request of a state machine's TX FIFO (RP2040 datasheet
@@ -81,25 +87,33 @@ def tx_dreq(sm_id):
 class PioStrip:
     """WS2812 frames through PIO and DMA (see the module notes)."""
 
-    def __init__(self, pin, n, sm_id=STATE_MACHINE):
+    def __init__(self, pin, n, sm_id=STATE_MACHINE, last_change=None):
         self.n = n
         self.buf = bytearray(3 * n)   # the next frame, written by output.FrameOutput
         self.wire = bytearray(3 * n)  # the frame on the wire: never written while sent
         self.frame_us = frame_us(n)
-        # the frame in blocks, both buffers, compared block by block in C (a
-        # memoryview compares its bytes): made once, so comparing allocates nothing
         step = 3 * BLOCK_LEDS
-        new = memoryview(self.buf)
-        old = memoryview(self.wire)
-        self.blocks = tuple((new[k:k + step], old[k:k + step]) for k in range(0, 3 * n, step))
+        # the device's native code finds the last word that changed (viper_frame.py:
+        # no heap); a block of 24 bytes is 6 whole words, so that word's block is the
+        # last that changed
+        self.last_change = last_change if (3 * n) % 4 == 0 else None
+        self.blocks = None
+        if self.last_change is None:
+            # the frame in blocks, both buffers, compared block by block in C (a
+            # memoryview compares its bytes): made once, so comparing allocates
+            # nothing, but 1.7 KB of views for 256 LEDs
+            new = memoryview(self.buf)
+            old = memoryview(self.wire)
+            self.blocks = tuple((new[k:k + step], old[k:k + step])
+                                for k in range(0, 3 * n, step))
         self.known = False    # the LEDs show wire: not until a whole frame was sent
         self.partial = False  # part of a frame went out since the last whole one
         self.send_us = 0      # the transfer under way, its latch included
-        self.dma = rp2.DMA()
+        self.dma = DMA()
         try:
             # bytes, one per FIFO request, always to the same FIFO register
             self.ctrl = self.dma.pack_ctrl(size=0, inc_write=False, treq_sel=tx_dreq(sm_id))
-            self.sm = rp2.StateMachine(sm_id, _ws2812, freq=SM_FREQ, sideset_base=pin)
+            self.sm = StateMachine(sm_id, _ws2812, freq=SM_FREQ, sideset_base=pin)
             self.sm.active(1)
         except Exception:
             self.dma.close()  # the channel goes back for the fallback's sake
@@ -123,6 +137,12 @@ class PioStrip:
         that differs from the frame on the LEDs (0: the same frame)."""
         if not self.known:
             return len(self.buf)
+        if self.last_change is not None:
+            word = self.last_change(self.buf, self.wire, len(self.buf) >> 2)
+            if not word:
+                return 0
+            step = 3 * BLOCK_LEDS
+            return min(len(self.buf), ((word - 1) * 4 // step + 1) * step)
         blocks = self.blocks
         k = len(blocks)
         while k:
@@ -190,12 +210,13 @@ class BitstreamStrip:
         return False  # every frame went out whole
 
 
-def open_strip(pin_id, n):
-    """The best driver this board has for ``n`` LEDs on GPIO ``pin_id``."""
+def open_strip(pin_id, n, last_change=None):
+    """The best driver this board has for ``n`` LEDs on GPIO ``pin_id`` (last_change:
+    viper_frame's, or None)."""
     pin = machine.Pin(pin_id, machine.Pin.OUT)
     if _ws2812 is not None:
         try:
-            return PioStrip(pin, n)
+            return PioStrip(pin, n, last_change=last_change)
         except (OSError, ValueError):  # no free DMA channel or state machine
             pass
     return BitstreamStrip(pin, n)

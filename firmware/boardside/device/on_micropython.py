@@ -51,10 +51,12 @@ EDGE_IRQS = True  # a button's edge wakes the main loop (Device.wait)
 try:
     from boardside.device import viper_frame
     frame_kernel = (viper_frame.map_frame, viper_frame.scale_frame)
+    last_change = viper_frame.last_change
 except (ImportError, NameError, SyntaxError, ValueError):
     # no viper here: CPython with stand-ins (the simulator; the annotations are not
     # names there), or a MicroPython built without the native emitter
     frame_kernel = None
+    last_change = None
 
 # MicroPython looks for an "extensible" built-in module (json, array, os, time...) on
 # the filesystem at each import before it takes its own, since a file of that name
@@ -109,7 +111,7 @@ def open_sampler(gpios):
 def open_strip(gpio, n, order):
     """The LED chain: PIO fed by DMA, or neopixel (leds.py). The bytes in ``buf`` are
     already in the chain's colour ``order`` (output.FrameOutput lays them out)."""
-    return leds.open_strip(gpio, n)
+    return leds.open_strip(gpio, n, last_change)
 
 
 def open_pwm(gpio):

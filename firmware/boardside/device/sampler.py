@@ -13,7 +13,8 @@ was written is in the ring with its own times, before a press made after it.
 
 Costs: state machine 1 of PIO0 (one instruction of its 32; the LEDs use
 state machine 0), one DMA channel, and 2 KB of RAM (a 1 KB ring, aligned inside
-a buffer twice its size). The ring holds 1.024 s: a write that stalls the chip
+a buffer twice its size; the protocol's line buffer takes 512 bytes of the rest:
+``spare()``). The ring holds 1.024 s: a write that stalls the chip
 longer than that loses the samples before its last second.
 
 ``open_sampler`` returns None where this cannot be had (no rp2.DMA, no free
@@ -49,6 +50,12 @@ if rp2 is not None and hasattr(rp2, "DMA"):
 else:
     _sample_pins = None
 
+# The C classes, kept apart from the rp2 module: its Python is the PIO assembler (1.3 KB
+# of heap), let go once the programs are made (device/__init__.py)
+DMA = getattr(rp2, "DMA", None)
+StateMachine = getattr(rp2, "StateMachine", None)
+del rp2
+
 
 def rx_dreq(sm_id):
     """The DMA transfer request of a state machine's RX FIFO (RP2040 datasheet
@@ -70,9 +77,9 @@ class PinSampler:
         skip = (-start) & self.mask
         self.ring = memoryview(self.buf)[skip:skip + RING_BYTES]
         self.address = start + skip
-        self.dma = rp2.DMA()
+        self.dma = DMA()
         try:
-            self.sm = rp2.StateMachine(STATE_MACHINE, _sample_pins, freq=SM_FREQ,
+            self.sm = StateMachine(STATE_MACHINE, _sample_pins, freq=SM_FREQ,
                                        in_base=machine.Pin(base_gpio))
             self.ctrl = self.dma.pack_ctrl(size=0, inc_read=False, inc_write=True,
                                            ring_sel=1, ring_size=RING_BITS,
@@ -85,6 +92,18 @@ class PinSampler:
         except Exception:
             self.close()
             raise
+
+    def spare(self, n):
+        """n bytes of the buffer beside the ring (the ring's alignment leaves
+        RING_BYTES of it unused, before the ring and after it), for another buffer
+        to use instead of more heap; None when neither part is that long."""
+        skip = self.address - uctypes.addressof(self.buf)
+        if skip >= n:
+            return memoryview(self.buf)[:n]
+        after = skip + RING_BYTES
+        if len(self.buf) - after >= n:
+            return memoryview(self.buf)[after:after + n]
+        return None
 
     def start(self):
         """(Again) from the start of the ring: also when the channel's count ran out."""

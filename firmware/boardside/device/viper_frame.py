@@ -17,16 +17,40 @@ import micropython  # noqa: F401  (the decorator the source below names)
 
 SOURCE = """
 @micropython.viper
-def map_frame(src: ptr8, out: ptr8, lut: ptr8, perm: ptr16, n: int) -> int:
-    '''out[j] = lut[src[perm[j]]] for the n LED bytes; returns their sum.'''
+def map_frame(src: ptr8, out: ptr8, lut: ptr8, table: ptr16, leds: int, o0: int, o1: int,
+              o2: int) -> int:
+    '''output.FrameOutput.write_plain's loop: canvas pixel k's bytes through lut to
+    LED table[k]'s, at offsets o0, o1, o2 (the colour order); returns their sum.'''
     total = 0
-    j = 0
-    while j < n:
-        v = lut[src[perm[j]]]
-        out[j] = v
+    i = 0
+    k = 0
+    while k < leds:
+        j = table[k] * 3
+        v = lut[src[i]]
+        out[j + o0] = v
         total += v
-        j += 1
+        v = lut[src[i + 1]]
+        out[j + o1] = v
+        total += v
+        v = lut[src[i + 2]]
+        out[j + o2] = v
+        total += v
+        i += 3
+        k += 1
     return total
+
+
+@micropython.viper
+def last_change(new: ptr32, old: ptr32, words: int) -> int:
+    '''1 + the index of the last of the first ``words`` 32-bit words where new and
+    old differ; 0 when they are the same (leds.PioStrip: both bytearrays, so their
+    items are word-aligned heap blocks).'''
+    k = words
+    while k > 0:
+        k -= 1
+        if new[k] != old[k]:
+            return k + 1
+    return 0
 
 
 @micropython.viper
@@ -38,4 +62,4 @@ def scale_frame(out: ptr8, n: int, scale: int):
         j += 1
 """
 
-exec(SOURCE)  # defines map_frame and scale_frame here
+exec(SOURCE)  # defines map_frame, last_change and scale_frame here

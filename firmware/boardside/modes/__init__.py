@@ -67,6 +67,12 @@ def load(name):
     return getattr(module, r[2])
 
 
+def loaded(name):
+    """Whether the mode's module is imported (its class holds its settings table)."""
+    r = entry(name)
+    return r is not None and r[1] in sys.modules
+
+
 def unload(name):
     """Forget the firmware's modules that came in since ``load(name)`` imported the
     mode, so that their code can be collected once nothing refers to it (the mode's
