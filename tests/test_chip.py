@@ -171,7 +171,7 @@ def test_settings_screen_opens(pair):
 
 def test_an_idle_menu_allocates_nothing_on_the_image(pair):
     """The image keeps Python frames on a stack of its own (MICROPY_ENABLE_PYSTACK,
-    boards/BOARDSIDE_PICO/mpconfigboard.h): a call takes no frame from the heap, so
+    boards/boardside_pystack.h): a call takes no frame from the heap, so
     the main loop at rest allocates nothing and its allocations start no collection
     (with frames from the heap: three allocations a pass, a collection about every
     second in an idle menu)."""

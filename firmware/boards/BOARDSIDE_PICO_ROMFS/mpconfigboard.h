@@ -7,10 +7,5 @@
 // The collector's mark stack as on BOARDSIDE_PICO (see there).
 #define MICROPY_ALLOC_GC_STACK_SIZE             (256)
 
-// Python frames on a stack of their own, as on BOARDSIDE_PICO (see there).
-#define MICROPY_ENABLE_PYSTACK                  (1)
-#define BOARDSIDE_PYSTACK_WORDS                 (2048)
-#define MICROPY_BOARD_EARLY_INIT() do { \
-        static mp_obj_t boardside_pystack[BOARDSIDE_PYSTACK_WORDS]; \
-        mp_pystack_init(boardside_pystack, &boardside_pystack[BOARDSIDE_PYSTACK_WORDS]); \
-} while (0)
+// Python frames on a stack of their own, as on BOARDSIDE_PICO.
+#include "../boardside_pystack.h"

@@ -68,7 +68,7 @@ GC_IDLE_MS = 2000      # ...or any debt at all once nothing has been drawn for t
 # stack: the stock image), frames count too: at 40-48 KB it also ran inside Dice's
 # presses and the openings of Dice and PAC-MAN (bench/chip.py --breakdown), at 64 KB
 # in none of those. The boardside image keeps frames on a Python stack of its own
-# (boards/BOARDSIDE_PICO/mpconfigboard.h), so only what stays counts: at 64 KB
+# (boards/boardside_pystack.h), so only what stays counts: at 64 KB
 # garbage then spread further between collections and the largest free block fell
 # to 115 KB; at 40 KB it is 136 KB.
 GC_THRESHOLD = 40 * 1024
